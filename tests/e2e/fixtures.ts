@@ -1,0 +1,42 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+
+/**
+ * Every test's `page` comes from `browser.newContext()` (which @axe-core/playwright needs), and every
+ * same-origin page the test opened is checked with axe afterwards: no serious or critical violations.
+ */
+export const test = base.extend<{ page: Page }>({
+  page: async ({ browser, baseURL }, use) => {
+    const context = await browser.newContext({ baseURL });
+    const page = await context.newPage();
+    const visited = new Set<string>();
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame() && frame.url().startsWith(baseURL ?? '')) visited.add(frame.url());
+    });
+    await use(page);
+    for (const url of visited) {
+      const checkPage = await context.newPage();
+      await checkPage.goto(url);
+      await expectNoSeriousAxeViolations(checkPage);
+      await checkPage.close();
+    }
+    await context.close();
+  },
+});
+
+/** Fails with the rule ids and targets of every serious or critical axe violation on the page. */
+export async function expectNoSeriousAxeViolations(page: Page) {
+  await page.waitForLoadState('networkidle');
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const serious = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}) on ${page.url()}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(serious, serious.join('\n')).toEqual([]);
+}
+
+/** Islands ignore clicks until hydrated: wait until no `astro-island[ssr]` is left. */
+export async function waitForIslands(page: Page) {
+  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+}
+
+export { expect };

@@ -1,0 +1,55 @@
+import { defineConfig, devices } from '@playwright/test';
+import { existsSync } from 'node:fs';
+
+/** Debian's Chromium (Playwright cannot download its own browser here); CHROME_PATH overrides. */
+const chromium = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+if (!existsSync(chromium)) {
+  throw new Error(
+    `Chromium not found at ${chromium}. Install it with \`sudo apt-get update && sudo apt-get install -y chromium fonts-liberation\`, ` +
+      'or point CHROME_PATH at a Chromium or Chrome binary.',
+  );
+}
+
+export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://localhost:8888';
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  outputDir: '../../test-results',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  forbidOnly: !!process.env.CI,
+  reporter: process.env.TEST_REPORT_FILE
+    ? [['list'], ['json', { outputFile: process.env.TEST_REPORT_FILE }]]
+    : [['list']],
+  use: {
+    baseURL: BASE_URL,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: chromium,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+  // The production-like server: the built site with its functions, as `npm run serve` gives it.
+  webServer: process.env.E2E_BASE_URL
+    ? undefined
+    : {
+        command: 'npm run serve',
+        url: BASE_URL,
+        reuseExistingServer: !process.env.CI,
+        timeout: 300_000,
+        stdout: 'pipe',
+        stderr: 'pipe',
+      },
+});

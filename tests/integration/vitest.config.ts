@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// Integration tests talk to real services (the local backend, functions over HTTP): run files one at a time.
+export default defineConfig({
+  test: {
+    name: 'integration',
+    include: ['tests/integration/**/*.test.ts'],
+    fileParallelism: false,
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    reporters: process.env.TEST_REPORT_FILE ? ['default', 'json'] : ['default'],
+    outputFile: process.env.TEST_REPORT_FILE,
+  },
+});
