@@ -130,6 +130,7 @@ async function start(instance: Instance): Promise<void> {
     return;
   }
   await stop(instance, { quiet: true });
+  if (await healthy(instance)) throw new Error(`Port ${instance.apiPort} already answers for another local backend instance; stop it or choose --api-port.`);
   await mkdir(instance.dataDir, { recursive: true });
   const f = files(instance.dataDir);
   await writeFile(f.settings, `${JSON.stringify(instance, null, 2)}\n`);
@@ -144,7 +145,8 @@ async function start(instance: Instance): Promise<void> {
   let exited = false;
   child.once('exit', () => (exited = true));
   const deadline = Date.now() + START_TIMEOUT_MS;
-  while (!(await healthy(instance))) {
+  // Ready once this child wrote its pid (after Postgres and the server started) and the API answers.
+  while (readPid(instance) !== child.pid || !(await healthy(instance))) {
     if (exited || Date.now() > deadline) {
       const tail = (await readFile(f.log, 'utf8').catch(() => '')).split('\n').slice(-25).join('\n');
       throw new Error(`The local backend did not start (log: ${f.log}):\n${tail}`);

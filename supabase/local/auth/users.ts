@@ -109,9 +109,14 @@ export function isBanned(user: UserRow): boolean {
   return user.banned_until !== null && user.banned_until > new Date();
 }
 
-/** Hashes a password in GoTrue's format (`$2a$`, cost 10), which `extensions.crypt` also produces. */
+/**
+ * Hashes a password in GoTrue's format (`$2a$`, cost 10), which `extensions.crypt` also produces.
+ * bcryptjs labels its hashes `$2b$`; the computation is the same for passwords under 255 bytes (the
+ * only difference between the two), so the label is changed to GoTrue's.
+ */
 export async function hashPassword(password: string): Promise<string> {
-  return bcrypt.hash(password, await bcrypt.genSalt(10, 'a'));
+  if (new TextEncoder().encode(password).length > 72) throw authErrors.validation('Password cannot be longer than 72 characters');
+  return (await bcrypt.hash(password, 10)).replace(/^\$2b\$/, '$2a$');
 }
 
 /** Checks a password against a stored bcrypt hash; a user without a password never matches. */
@@ -158,8 +163,8 @@ export async function createUser(db: Db, input: NewUser): Promise<UserRow> {
   );
   await db.query(
     `insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
-     values ($1, $1::uuid, $2, 'email', now(), now(), now())`,
-    [id, { sub: id, email, email_verified: false, phone_verified: false }],
+     values ($1, $2, $3, 'email', now(), now(), now())`,
+    [id, id, { sub: id, email, email_verified: false, phone_verified: false }],
   );
   return rows[0]!;
 }
