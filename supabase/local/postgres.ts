@@ -58,9 +58,7 @@ export async function startPostgres(options: PostgresOptions): Promise<RunningPo
   const dataDir = resolve(options.dataDir);
   const log = options.onLog ?? (() => {});
   await mkdir(dirname(dataDir), { recursive: true });
-  // As root, Postgres runs as the unprivileged OS user `postgres`, which must be able to reach the data
-  // directory through its parents (mkdtemp makes 0700 folders).
-  if (userInfo().uid === 0) await chmod(dirname(dataDir), 0o755);
+  if (userInfo().uid === 0) await makeTraversable(dirname(dataDir));
 
   const cluster = new EmbeddedPostgres({
     databaseDir: dataDir,
@@ -162,6 +160,17 @@ async function runInTransaction(client: pg.Client, file: string, after?: (sql: s
     await client.query('rollback').catch(() => {});
     const detail = error instanceof Error ? error.message : String(error);
     throw new Error(`${file} failed: ${detail}`, { cause: error });
+  }
+}
+
+/**
+ * As root, Postgres runs as the unprivileged OS user `postgres`, which must be able to pass through every
+ * parent of the data directory (mkdtemp makes 0700 folders): add only the search bit where it is missing.
+ */
+async function makeTraversable(dir: string): Promise<void> {
+  for (let current = dir; current !== dirname(current); current = dirname(current)) {
+    const { mode } = await stat(current);
+    if ((mode & 0o001) === 0) await chmod(current, (mode & 0o7777) | 0o001);
   }
 }
 
