@@ -88,7 +88,9 @@ export async function startPostgres(options: PostgresOptions): Promise<RunningPo
   try {
     await cluster.start();
   } catch (error) {
-    throw new Error(`Postgres did not start on port ${options.port} with data in ${dataDir}: ${String(error ?? 'it exited early; is the port in use?')}`);
+    throw new Error(`Postgres did not start on port ${options.port} with data in ${dataDir}: ${String(error ?? 'it exited early; is the port in use?')}`, {
+      cause: error,
+    });
   }
 
   const url = databaseUrl(options.port);

@@ -48,7 +48,7 @@ describe('admin users API', () => {
     const listed = await admin.listUsers({ page: 1, perPage: 1000 });
     expect(listed.error).toBeNull();
     expect(listed.data.users.map((u) => u.id)).toContain(user.id);
-    expect(listed.data.total).toBeGreaterThanOrEqual(1);
+    expect('total' in listed.data && listed.data.total).toBeGreaterThanOrEqual(1);
 
     const updated = await admin.updateUserById(user.id, {
       password: 'changed-pass-2',
@@ -70,12 +70,11 @@ describe('admin users API', () => {
   it('paginates with x-total-count and link headers', async () => {
     const admin = backend.service().auth.admin;
     for (let i = 0; i < 3; i++) await admin.createUser({ email: uniqueEmail(`page${i}`), password: 'page-pass-1', email_confirm: true });
-    const [{ count }] = await backend.sql<{ count: string }>('select count(*) from auth.users');
+    const [row] = await backend.sql<{ count: string }>('select count(*) from auth.users');
     const first = await admin.listUsers({ page: 1, perPage: 2 });
     expect(first.error).toBeNull();
     expect(first.data.users).toHaveLength(2);
-    expect(first.data.total).toBe(Number(count));
-    expect((first.data as { nextPage: number | null }).nextPage).toBe(2);
+    expect(first.data).toMatchObject({ total: Number(row!.count), nextPage: 2 });
     const second = await admin.listUsers({ page: 2, perPage: 2 });
     expect(second.data.users.map((u) => u.id)).not.toContain(first.data.users[0]!.id);
   });
