@@ -39,8 +39,11 @@ export function resolveRelationship(cache: SchemaCache, parent: Table, name: str
       });
     }
   }
-  const matching = hint === null ? candidates : candidates.filter((rel) =>
+  let matching = hint === null ? candidates : candidates.filter((rel) =>
     rel.constraint === hint || sameColumns(rel.parentColumns, [hint]) || sameColumns(rel.targetColumns, [hint]));
+  // A column hint names the parent's own column first: on a self reference `!parent_id` means the parent row.
+  const bySourceColumn = matching.filter((rel) => hint !== null && sameColumns(rel.parentColumns, [hint]));
+  if (matching.length > 1 && bySourceColumn.length === 1) matching = bySourceColumn;
   if (matching.length === 1) return matching[0];
   if (matching.length === 0) {
     throw new ApiError(400, {
