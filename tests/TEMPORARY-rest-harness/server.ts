@@ -33,7 +33,7 @@ const rest = createRestHandler(pool);
 
 function verify(token: string): Record<string, unknown> | null {
   const [header, payload, signature] = token.split('.');
-  if (!signature) return null;
+  if (!header || !payload || !signature) return null;
   const expected = createHmac('sha256', SECRET).update(`${header}.${payload}`).digest('base64url');
   return expected === signature ? JSON.parse(Buffer.from(payload, 'base64url').toString()) : null;
 }

@@ -20,10 +20,10 @@ describe('REST identity and row-level security', () => {
   });
 
   it('answers 401 to anon and 403 to a user without the privilege', async () => {
-    const anonCall = await anon.rpc('create_runtime_table');
+    const anonCall = await anon.rpc('create_runtime_table', { table_name: 'runtime_items_denied' });
     expect(anonCall.status).toBe(401);
     expect(anonCall.error?.code).toBe('42501');
-    const userCall = await asUser(USERS.ada).rpc('create_runtime_table');
+    const userCall = await asUser(USERS.ada).rpc('create_runtime_table', { table_name: 'runtime_items_denied' });
     expect(userCall.status).toBe(403);
   });
 
@@ -35,7 +35,7 @@ describe('REST identity and row-level security', () => {
       { client: service, notes: ['Ada private note', 'Rita private note'], drafts: ['email-funnels'] },
     ];
     const results = await Promise.all(Array.from({ length: 100 }, async (_, i) => {
-      const identity = identities[i % identities.length];
+      const identity = identities[i % identities.length]!;
       const [notes, drafts] = await Promise.all([
         identity.client.from('notes').select('body').order('body'),
         identity.client.from('posts').select('slug').eq('status', 'draft'),
@@ -51,12 +51,13 @@ describe('REST identity and row-level security', () => {
 
 describe('REST schema cache', () => {
   it('picks up tables created at run time (NOTIFY pgrst reload)', async () => {
-    expect((await anon.from('runtime_items').select()).error?.code).toBe('42P01');
-    expect((await service.rpc('create_runtime_table')).status).toBe(204);
-    let result = await anon.from('runtime_items').select('label');
+    const table = `runtime_items_${Date.now()}`;
+    expect((await anon.from(table).select()).error?.code).toBe('42P01');
+    expect((await service.rpc('create_runtime_table', { table_name: table })).status).toBe(204);
+    let result = await anon.from(table).select('label');
     for (let attempt = 0; attempt < 50 && result.error; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      result = await anon.from('runtime_items').select('label');
+      result = await anon.from(table).select('label');
     }
     expect(result.data).toEqual([{ label: 'created at run time' }]);
   });
@@ -88,8 +89,8 @@ describe('REST performance', () => {
       expect(data).toHaveLength(50);
     }
     timings.sort((a, b) => a - b);
-    const median = timings[timings.length / 2];
-    console.log(`REST select with two embeds, limit 50: median ${median.toFixed(2)} ms, p95 ${timings[190].toFixed(2)} ms`);
+    const median = timings[timings.length / 2]!;
+    console.log(`REST select with two embeds, limit 50: median ${median.toFixed(2)} ms, p95 ${timings[190]!.toFixed(2)} ms`);
     expect(median).toBeLessThan(10);
   });
 });

@@ -41,7 +41,8 @@ export function statusForSqlState(code: string, role: string): number {
   const exact: Record<string, number> = {
     '23503': 409, '23505': 409, '25006': 405, '42883': 404, '42P01': 404, '42P17': 500, 'P0001': 400,
   };
-  if (code in exact) return exact[code];
+  const known = exact[code];
+  if (known !== undefined) return known;
   if (code === '42501') return role === 'anon' ? 401 : 403;
   const byClass: Record<string, number> = {
     '08': 503, '09': 500, '0L': 403, '0P': 403, '25': 500, '28': 403, '2D': 500, '38': 500, '39': 500,

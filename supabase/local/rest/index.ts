@@ -60,22 +60,23 @@ type Outcome = { total: number | null; pageTotal: number; body: string | null };
 async function handleRequest(pool: pg.Pool, cache: SchemaCache, req: Request, auth: RequestAuth): Promise<Response> {
   const url = new URL(req.url);
   const segments = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  const [first = '', second = ''] = segments;
   const method = req.method.toUpperCase();
   const prefer = preferences(req);
   const wantsObject = (req.headers.get('accept') ?? '').includes(OBJECT_MEDIA_TYPE);
-  const withCount = ['exact', 'planned', 'estimated'].includes(prefer.count);
+  const withCount = ['exact', 'planned', 'estimated'].includes(prefer.count ?? '');
   const representation = prefer.return === 'representation';
 
-  if (segments.length === 2 && segments[0] === 'rpc') {
+  if (segments.length === 2 && first === 'rpc') {
     if (!['GET', 'HEAD', 'POST'].includes(method)) throw methodNotAllowed(method);
-    const overloads = cache.functions.get(segments[1]) ?? [];
+    const overloads = cache.functions.get(second) ?? [];
     const query = parseQueryParams(url.searchParams, method === 'POST' ? undefined : (name) => overloads.some((fn) => fn.args.some((arg) => arg.name === name)));
     const body = method === 'POST' ? await readJsonBody(req) : Object.fromEntries(query.rpcArgs);
     if (body !== null && (typeof body !== 'object' || Array.isArray(body))) {
       throw new ApiError(400, { code: 'PGRST102', message: 'Function arguments must be a JSON object' });
     }
     const args = (body ?? {}) as Record<string, unknown>;
-    const fn = findFunction(cache, segments[1], Object.keys(args));
+    const fn = findFunction(cache, second, Object.keys(args));
     const { statement, shape } = rpcStatement(cache, fn, args, query, withCount);
     const outcome = await execute(pool, req, auth, statement, method !== 'POST', prefer.tx === 'rollback', wantsObject);
     return rpcResponse(shape, outcome, wantsObject, method === 'HEAD');
@@ -83,7 +84,7 @@ async function handleRequest(pool: pg.Pool, cache: SchemaCache, req: Request, au
   if (segments.length !== 1) {
     throw new ApiError(404, { code: 'PGRST125', message: `Invalid path specified in request URL` });
   }
-  const table = findTable(cache, segments[0]);
+  const table = findTable(cache, first);
   const query = parseQueryParams(url.searchParams);
   applyRangeHeader(req, query);
   let statement: Statement | null;

@@ -89,7 +89,7 @@ function readName(text: string, cursor: { pos: number }): string {
   }
   const start = cursor.pos;
   while (cursor.pos < text.length) {
-    const ch = text[cursor.pos];
+    const ch = text[cursor.pos]!;
     if (',()!:."'.includes(ch) || (ch === '-' && text[cursor.pos + 1] === '>')) break;
     cursor.pos++;
   }
@@ -170,11 +170,13 @@ export function parseFilter(field: Field, expression: string): Filter {
     rest = rest.slice(4);
   }
   const match = /^([a-z]+)(?:\(([A-Za-z_]+)\))?\.([\s\S]*)$/.exec(rest);
-  if (!match || !OPERATORS.has(match[1])) {
+  if (!match || !OPERATORS.has(match[1] ?? '')) {
     throw parseError(`"failed to parse filter (${expression})" (line 1, column ${expression.length + 1})`,
       'unexpected end of input expecting operator (eq, gt, ...)');
   }
-  const [, op, language = null, raw] = match;
+  const op = match[1]!;
+  const language = match[2] ?? null;
+  const raw = match[3] ?? '';
   if (language && !['fts', 'plfts', 'phfts', 'wfts'].includes(op)) {
     throw parseError(`"failed to parse filter (${expression})"`, `operator ${op} takes no language`);
   }
@@ -230,7 +232,7 @@ export function parseLogicTree(kind: 'and' | 'or', negate: boolean, text: string
   }
   const children = splitList(text.slice(1, -1)).map((part): Condition => {
     const nested = /^(not\.)?(and|or)(\(.*\))$/s.exec(part);
-    if (nested) return parseLogicTree(nested[2] as 'and' | 'or', Boolean(nested[1]), nested[3]);
+    if (nested) return parseLogicTree(nested[2] as 'and' | 'or', Boolean(nested[1]), nested[3]!);
     const dot = part.indexOf('.');
     if (dot < 0) throw parseError(`"failed to parse logic tree (${text})"`, `"${part}" is not a filter`);
     const filter = parseFilter(parseField(part.slice(0, dot)), part.slice(dot + 1));
@@ -246,7 +248,7 @@ export function parseLogicTree(kind: 'and' | 'or', negate: boolean, text: string
 export function parseOrder(text: string): OrderTerm[] {
   return splitList(text).map((term) => {
     const parts = term.split('.');
-    const field = parseField(parts[0]);
+    const field = parseField(parts[0] ?? '');
     let descending = false;
     let nulls: OrderTerm['nulls'] = null;
     for (const modifier of parts.slice(1)) {

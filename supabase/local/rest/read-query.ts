@@ -127,7 +127,7 @@ function buildEmbed(ctx: BuildContext, parent: Source, item: Extract<SelectItem,
   ctx.aliasCount += 1;
   const alias = `${relationship.target.name}_${ctx.aliasCount}`;
   const joinOn = relationship.parentColumns.map((column, i) =>
-    `${ident(alias)}.${ident(relationship.targetColumns[i])} = ${ident(parent.alias)}.${ident(column)}`);
+    `${ident(alias)}.${ident(relationship.targetColumns[i]!)} = ${ident(parent.alias)}.${ident(column)}`);
   const child: Source = { from: `${ident(ctx.cache.schema)}.${ident(relationship.target.name)} AS ${ident(alias)}`, alias, table: relationship.target };
   const parts = buildSelect(ctx, child, item.select.length ? item.select : [{ kind: 'star' }], path, joinOn);
   if (relationship.cardinality !== 'one-to-many') {

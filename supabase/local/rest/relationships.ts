@@ -44,7 +44,7 @@ export function resolveRelationship(cache: SchemaCache, parent: Table, name: str
   // A column hint names the parent's own column first: on a self reference `!parent_id` means the parent row.
   const bySourceColumn = matching.filter((rel) => hint !== null && sameColumns(rel.parentColumns, [hint]));
   if (matching.length > 1 && bySourceColumn.length === 1) matching = bySourceColumn;
-  if (matching.length === 1) return matching[0];
+  if (matching.length === 1) return matching[0]!;
   if (matching.length === 0) {
     throw new ApiError(400, {
       code: 'PGRST200',

@@ -89,7 +89,7 @@ export async function loadSchemaCache(pool: pg.Pool, schema: string): Promise<Sc
   const [columns, constraints, functions] = await Promise.all([
     pool.query(COLUMNS_SQL, [schema]),
     pool.query(CONSTRAINTS_SQL, [schema]),
-    pool.query(FUNCTIONS_SQL, [schema]),
+    pool.query<FunctionRow>(FUNCTIONS_SQL, [schema]),
   ]);
   const tables = new Map<string, Table>();
   for (const row of columns.rows) {
@@ -119,11 +119,17 @@ export async function loadSchemaCache(pool: pg.Pool, schema: string): Promise<Sc
   return { schema, tables, foreignKeys, functions: byName };
 }
 
-function toSqlFunction(row: Record<string, any>): SqlFunction {
+/** A row of FUNCTIONS_SQL. */
+type FunctionRow = {
+  name: string; returns_set: boolean; volatile: boolean; returns_void: boolean; returns_composite: boolean;
+  return_table: string | null; arg_names: string[]; arg_types: string[]; arg_modes: string[]; default_count: number;
+};
+
+function toSqlFunction(row: FunctionRow): SqlFunction {
   const modes: string[] = row.arg_modes.length ? row.arg_modes : row.arg_types.map(() => 'i');
   const inputs: { name: string; type: string }[] = [];
   modes.forEach((mode, i) => {
-    if (mode === 'i' || mode === 'b' || mode === 'v') inputs.push({ name: row.arg_names[i] ?? '', type: row.arg_types[i] });
+    if (mode === 'i' || mode === 'b' || mode === 'v') inputs.push({ name: row.arg_names[i] ?? '', type: row.arg_types[i] ?? 'unknown' });
   });
   const firstDefault = inputs.length - row.default_count;
   return {

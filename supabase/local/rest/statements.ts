@@ -151,7 +151,8 @@ export function findFunction(cache: SchemaCache, name: string, given: string[]):
   const fits = overloads.filter((fn) =>
     given.every((key) => fn.args.some((arg) => arg.name === key))
     && fn.args.every((arg) => arg.hasDefault || given.includes(arg.name)));
-  if (fits.length) return fits.sort((a, b) => a.args.length - b.args.length)[0];
+  const best = fits.sort((a, b) => a.args.length - b.args.length)[0];
+  if (best) return best;
   const sorted = [...given].sort();
   const withParams = sorted.length ? `with parameters ${sorted.join(', ')}` : 'without parameters';
   throw new ApiError(404, {
