@@ -1,13 +1,35 @@
 /**
- * supabase-js clients for the REST conformance suite, one per identity. The backend is whatever
- * SUPABASE_URL points at (the local server started with the REST fixture, or a hosted project loaded with
- * tests/fixtures/rest-migrations); user tokens are signed with SUPABASE_JWT_SECRET as GoTrue would sign them.
+ * supabase-js clients for the REST conformance suite, one per identity. The backend is SUPABASE_URL when
+ * set (an instance or hosted project loaded with tests/fixtures/rest-migrations); otherwise each test file
+ * starts its own local instance with that fixture through the CLI and removes it afterwards. User tokens
+ * are signed with SUPABASE_JWT_SECRET as Supabase Auth signs them.
  */
+import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { afterAll } from 'vitest';
 import { LOCAL_SUPABASE } from '../../../src/lib/supabase-config.ts';
 
-const url = process.env.SUPABASE_URL ?? LOCAL_SUPABASE.url;
+/** Starts a fixture instance on the REST suite's ports (REST_TEST_API_PORT / REST_TEST_DB_PORT). */
+function startFixtureBackend(): string {
+  const root = resolve(import.meta.dirname, '../../..');
+  const apiPort = process.env.REST_TEST_API_PORT ?? '56421';
+  const dbPort = process.env.REST_TEST_DB_PORT ?? '56422';
+  const dataDir = mkdtempSync(join(tmpdir(), 'rest-fixture-'));
+  const cli = (...args: string[]) => spawnSync(process.execPath, [join(root, 'supabase/local/cli.ts'), ...args, '--data-dir', dataDir], { encoding: 'utf8', cwd: root });
+  const started = cli('start', '--api-port', apiPort, '--db-port', dbPort, '--migrations', join(root, 'tests/fixtures/rest-migrations'));
+  if (started.status !== 0) throw new Error(`REST fixture backend did not start: ${started.stderr}${started.stdout}`);
+  afterAll(() => {
+    cli('stop');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return `http://127.0.0.1:${apiPort}`;
+}
+
+const url = process.env.SUPABASE_URL ?? startFixtureBackend();
 const anonKey = process.env.SUPABASE_ANON_KEY ?? LOCAL_SUPABASE.anonKey;
 const serviceRoleKey = process.env.SUPABASE_SERVICE_ROLE_KEY ?? LOCAL_SUPABASE.serviceRoleKey;
 const jwtSecret = process.env.SUPABASE_JWT_SECRET ?? LOCAL_SUPABASE.jwtSecret;
