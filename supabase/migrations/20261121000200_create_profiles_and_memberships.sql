@@ -142,7 +142,9 @@ begin
   end if;
 end;
 $$;
-revoke execute on function public.assert_admins_remain(uuid, uuid[]) from public, anon, authenticated;
+-- The role guards below run as the caller (they must see who is calling), so authenticated may execute it.
+revoke execute on function public.assert_admins_remain(uuid, uuid[]) from public, anon;
+grant execute on function public.assert_admins_remain(uuid, uuid[]) to authenticated, service_role;
 
 /**
  * Who may change the privileged profile columns (role, is_active, organization_id): an admin of the profile's
