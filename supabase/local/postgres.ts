@@ -24,7 +24,8 @@ export interface PostgresOptions {
   port: number;
   /** Folder of `<version>_<name>.sql` migrations; a missing folder means none. */
   migrationsDir?: string;
-  /** Seed file run once on a new database; a missing file means no seed. */
+  /** Seed file run once on a new database; a missing file means no seed. Defaults to `supabase/seed.sql`
+   * only when `migrationsDir` is the project's own. */
   seedFile?: string;
   /** Receives Postgres' own log lines (default: dropped). */
   onLog?: (line: string) => void;
@@ -99,7 +100,9 @@ export async function startPostgres(options: PostgresOptions): Promise<RunningPo
     await client.connect();
     const created = await bootstrapIfNew(client);
     const appliedMigrations = await applyMigrations(client, options.migrationsDir ?? join(REPO_ROOT, 'supabase', 'migrations'));
-    if (created) await applySeed(client, options.seedFile ?? join(REPO_ROOT, 'supabase', 'seed.sql'));
+    // An instance started with its own migrations gets only those (and its own seed, if given).
+    const seedFile = options.seedFile ?? (options.migrationsDir ? undefined : join(REPO_ROOT, 'supabase', 'seed.sql'));
+    if (created && seedFile) await applySeed(client, seedFile);
     return { url, appliedMigrations, created, stop: () => cluster.stop() };
   } catch (error) {
     await cluster.stop();

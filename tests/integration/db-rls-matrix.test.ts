@@ -58,7 +58,7 @@ const specs: TableSpec[] = [
   },
   {
     table: 'profiles',
-    allowed: { anon: '', viewer: 'S', editor: 'SU', admin: 'SU', otherAdmin: '', inactive: '', service: 'SUD' },
+    allowed: { anon: '', viewer: 'S', editor: 'SU', admin: 'SU', otherAdmin: '', inactive: '', service: 'SIUD' },
     select: { columns: 'id, email, phone', key: 'id', value: seed.users.editor.id },
     // A profile needs its auth user: make one, drop the profile its trigger made, then try the insert.
     insertRow: async () => {
