@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { NewsletterSignupSchema, type NewsletterResponse } from '../schemas/newsletter';
 
 interface Props {
@@ -12,7 +12,7 @@ type Status = { kind: 'idle' | 'sending' } | { kind: 'done' | 'error'; message: 
 export default function NewsletterForm({ organization }: Props) {
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
     const signup = NewsletterSignupSchema.safeParse({ email: new FormData(form).get('email'), organization });

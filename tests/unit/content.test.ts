@@ -4,9 +4,9 @@ import { z } from 'zod';
 import * as schemas from '../../src/schemas/content';
 
 /** A data file under src/content/, validated by its collection's schema (what the build does). */
-function load<S extends z.ZodObject>(file: string, schema: S) {
+function load<S extends z.ZodObject>(file: string, schema: S): (z.output<S> & { id: string })[] {
   const raw: unknown = JSON.parse(readFileSync(new URL(`../../src/content/${file}`, import.meta.url), 'utf8'));
-  return z.array(schema.extend({ id: z.string() })).parse(raw);
+  return z.array(schema.extend({ id: z.string() })).parse(raw) as (z.output<S> & { id: string })[];
 }
 
 const services = load('services.json', schemas.ServiceSchema);
