@@ -40,6 +40,10 @@ const suites: { script: string; file: string; env: Record<string, string>; read:
   { script: 'test:e2e', file: 'e2e.json', env: {}, read: playwrightCounts },
 ];
 
+// The suites start the local backend when it is not running (`ensure`); stop it afterwards only then,
+// so a developer's running backend is left alone and CI leaves no background process behind.
+const backendWasRunning = spawnSync('node', ['supabase/local/cli.ts', 'status'], { stdio: 'ignore' }).status === 0;
+
 const total: Counts = { passed: 0, failed: 0, skipped: 0 };
 const broken: string[] = [];
 for (const suite of suites) {
@@ -64,6 +68,8 @@ for (const suite of suites) {
     total.failed += 1;
   }
 }
+
+if (!backendWasRunning) spawnSync('node', ['supabase/local/cli.ts', 'stop'], { stdio: 'inherit' });
 
 for (const line of broken) console.error(`✗ ${line}`);
 console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);

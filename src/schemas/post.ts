@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { blankAsUndefined, HttpUrlSchema, SlugSchema } from './common.ts';
+
+/** Post lifecycle: drafts are private, scheduled posts go live at published_at, published posts are public. */
+export const POST_STATUSES = ['draft', 'published', 'scheduled'] as const;
+export const PostStatusSchema = z.enum(POST_STATUSES);
+export type PostStatus = z.infer<typeof PostStatusSchema>;
+
+/** Tags: trimmed, 1 to 50 characters each, duplicates dropped, at most 20. */
+export const PostTagsSchema = z
+  .array(z.string().trim().min(1).max(50))
+  .transform((tags) => [...new Set(tags)])
+  .pipe(z.array(z.string()).max(20, 'At most 20 tags'));
+
+/**
+ * A post as the editor and the webhook save it. Empty optional fields become null, as the spec requires;
+ * published and scheduled posts need published_at.
+ */
+export const PostInputSchema = z
+  .object({
+    title: z.string().trim().min(1, 'Title is required').max(200),
+    slug: SlugSchema,
+    excerpt: blankAsUndefined(z.string().trim().max(500)).transform((v) => v ?? null),
+    /** Sanitized HTML. */
+    content: z.string().trim().min(1, 'Content is required').max(2_000_000),
+    status: PostStatusSchema.default('draft'),
+    category_id: blankAsUndefined(z.uuid()).transform((v) => v ?? null),
+    tags: PostTagsSchema.optional().transform((v) => (v && v.length > 0 ? v : null)),
+    featured_image_url: blankAsUndefined(HttpUrlSchema).transform((v) => v ?? null),
+    meta_title: blankAsUndefined(z.string().trim().max(200)).transform((v) => v ?? null),
+    meta_description: blankAsUndefined(z.string().trim().max(500)).transform((v) => v ?? null),
+    reading_time: z.number().int().min(1).max(600).optional(),
+    published_at: z.iso.datetime({ offset: true }).nullable().optional(),
+  })
+  .refine((post) => post.status === 'draft' || post.published_at, {
+    message: 'Published and scheduled posts need a publication date',
+    path: ['published_at'],
+  });
+export type PostInput = z.infer<typeof PostInputSchema>;
+
+/** A blog category of one organization. */
+export const CategoryInputSchema = z.object({
+  name: z.string().trim().min(1, 'Name is required').max(80),
+  slug: SlugSchema,
+  description: blankAsUndefined(z.string().trim().max(500)).transform((v) => v ?? null),
+});
+export type CategoryInput = z.infer<typeof CategoryInputSchema>;

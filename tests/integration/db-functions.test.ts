@@ -1,0 +1,157 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { anonClient, createMember, seed, serviceClient, sessionIdOf, signedInClient } from './support/db-fixtures.ts';
+
+// SQL functions and triggers, exercised through supabase-js as the app calls them.
+const service = serviceClient();
+const cleanups: Array<() => PromiseLike<unknown>> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+describe('public reads', () => {
+  it('anon reads published posts only, never drafts or future scheduled posts', async () => {
+    const anon = anonClient();
+    const { data } = await anon.from('blog_posts').select('id, status').in('id', [seed.publishedPost, seed.draftPost, seed.scheduledPost]);
+    expect(data).toEqual([{ id: seed.publishedPost, status: 'published' }]);
+  });
+
+  it('anon reads the author card of a published author but never the email', async () => {
+    const anon = anonClient();
+    const card = await anon.from('profiles').select('id, full_name, author_title').eq('id', seed.users.admin.id);
+    expect(card.data).toEqual([{ id: seed.users.admin.id, full_name: 'Alex Morgan', author_title: 'Founder & SEO Strategist' }]);
+    const email = await anon.from('profiles').select('email').eq('id', seed.users.admin.id);
+    expect(email.error?.code).toBe('42501');
+  });
+
+  it('increment_post_view counts views of published posts and refuses drafts', async () => {
+    const anon = anonClient();
+    const before = await service.from('blog_posts').select('view_count').eq('id', seed.publishedPost).single();
+    const { data, error } = await anon.rpc('increment_post_view', { p_post_id: seed.publishedPost });
+    expect(error).toBeNull();
+    expect(data).toBe(before.data!.view_count + 1);
+    const draft = await anon.rpc('increment_post_view', { p_post_id: seed.draftPost });
+    expect(draft.error?.message).toContain('not a published post');
+  });
+});
+
+describe('profile trigger', () => {
+  it('creates a viewer profile without organization from a plain sign-up', async () => {
+    const email = `signup-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const { data, error } = await service.auth.admin.createUser({
+      email, password: seed.password, email_confirm: true,
+      user_metadata: { full_name: 'Plain Signup', organization_id: seed.scalePro },
+    });
+    expect(error).toBeNull();
+    cleanups.push(() => service.auth.admin.deleteUser(data.user!.id));
+    const profile = await service.from('profiles').select('email, full_name, role, organization_id').eq('id', data.user!.id).single();
+    // organization_id in user metadata is anyone's to set: it only counts with an invitation.
+    expect(profile.data).toEqual({ email, full_name: 'Plain Signup', role: 'viewer', organization_id: null });
+  });
+
+  it('joins the organization with the invited role when an invitation exists', async () => {
+    const email = `invited-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const invitationId = crypto.randomUUID();
+    await service.from('user_invitations').insert({
+      id: invitationId, organization_id: seed.scalePro, email, role: 'editor', token_hash: 'a'.repeat(64 - 8) + invitationId.slice(0, 8),
+    });
+    const { data } = await service.auth.admin.createUser({
+      email, password: seed.password, email_confirm: true,
+      user_metadata: { full_name: 'Invited Editor', organization_id: seed.scalePro },
+    });
+    cleanups.push(() => service.auth.admin.deleteUser(data.user!.id));
+    cleanups.push(() => service.from('user_invitations').delete().eq('id', invitationId));
+    const profile = await service.from('profiles').select('role, organization_id').eq('id', data.user!.id).single();
+    expect(profile.data).toEqual({ role: 'editor', organization_id: seed.scalePro });
+    const membership = await service.from('organization_memberships').select('role').eq('user_id', data.user!.id);
+    expect(membership.data).toEqual([{ role: 'editor' }]);
+    const invitation = await service.from('user_invitations').select('used_at').eq('id', invitationId).single();
+    expect(invitation.data!.used_at).not.toBeNull();
+  });
+});
+
+describe('role guards', () => {
+  it('a viewer cannot raise their own role', async () => {
+    const viewer = await signedInClient(seed.users.viewer.email);
+    const { error } = await viewer.from('profiles').update({ role: 'admin' }).eq('id', seed.users.viewer.id);
+    expect(error?.code).toBe('42501');
+    const after = await service.from('profiles').select('role').eq('id', seed.users.viewer.id).single();
+    expect(after.data!.role).toBe('viewer');
+  });
+
+  it('an admin changes roles in their organization, and the membership follows', async () => {
+    const member = await createMember('viewer');
+    cleanups.push(member.remove);
+    const admin = await signedInClient(seed.users.admin.email);
+    const { data, error } = await admin.from('profiles').update({ role: 'editor' }).eq('id', member.id).select('role');
+    expect(error).toBeNull();
+    expect(data).toEqual([{ role: 'editor' }]);
+    const membership = await service.from('organization_memberships').select('role').eq('user_id', member.id).single();
+    expect(membership.data!.role).toBe('editor');
+  });
+
+  it('the last active admin cannot be demoted or deactivated', async () => {
+    const admin = await signedInClient(seed.users.otherAdmin.email);
+    const demote = await admin.from('profiles').update({ role: 'editor' }).eq('id', seed.users.otherAdmin.id);
+    expect(demote.error?.message).toContain('last_admin');
+    const deactivate = await service.from('profiles').update({ is_active: false }).eq('id', seed.users.otherAdmin.id);
+    expect(deactivate.error?.message).toContain('last_admin');
+  });
+
+  it('an editor may delete their own posts only', async () => {
+    const editor = await signedInClient(seed.users.editor.email);
+    const id = crypto.randomUUID();
+    const created = await editor.from('blog_posts').insert({
+      id, organization_id: seed.scalePro, title: 'Own post', slug: `own-${id.slice(0, 8)}`, content: '<p>x</p>', author_id: seed.users.editor.id,
+    });
+    expect(created.error).toBeNull();
+    const deleted = await editor.from('blog_posts').delete().eq('id', id).select('id');
+    expect(deleted.data).toEqual([{ id }]);
+  });
+});
+
+describe('audit and sessions', () => {
+  it('log_user_activity works for oneself and for an admin, not for others', async () => {
+    const viewer = await signedInClient(seed.users.viewer.email);
+    const own = await viewer.rpc('log_user_activity', { p_user_id: seed.users.viewer.id, p_action: 'password_changed', p_details: { method: 'admin_dashboard' } });
+    expect(own.error).toBeNull();
+    const forOther = await viewer.rpc('log_user_activity', { p_user_id: seed.users.editor.id, p_action: 'role_changed' });
+    expect(forOther.error?.code).toBe('42501');
+    const admin = await signedInClient(seed.users.admin.email);
+    const byAdmin = await admin.rpc('log_user_activity', { p_user_id: seed.users.editor.id, p_action: 'role_changed', p_details: { new_role: 'editor' } });
+    expect(byAdmin.error).toBeNull();
+    const otherAdmin = await signedInClient(seed.users.otherAdmin.email);
+    const crossOrg = await otherAdmin.rpc('log_user_activity', { p_user_id: seed.users.editor.id, p_action: 'role_changed' });
+    expect(crossOrg.error?.code).toBe('42501');
+    const anon = await anonClient().rpc('log_user_activity', { p_user_id: seed.users.viewer.id, p_action: 'x_probe' });
+    expect(anon.error).not.toBeNull();
+  });
+
+  it('a terminated session loses access at once', async () => {
+    const editor = await signedInClient(seed.users.editor.email);
+    const before = await editor.from('blog_posts').select('id').eq('id', seed.draftPost);
+    expect(before.data).toHaveLength(1);
+    const admin = await signedInClient(seed.users.admin.email);
+    const sessions = await admin.rpc('list_organization_sessions', { p_organization_id: seed.scalePro });
+    const sessionId = await sessionIdOf(editor);
+    expect(sessions.data.map((s: { session_id: string }) => s.session_id)).toContain(sessionId);
+    const other = await signedInClient(seed.users.otherAdmin.email);
+    expect((await other.rpc('terminate_session', { p_session_id: sessionId })).error?.code).toBe('42501');
+    expect((await admin.rpc('terminate_session', { p_session_id: sessionId })).error).toBeNull();
+    const after = await editor.from('blog_posts').select('id').eq('id', seed.draftPost);
+    expect(after.data ?? []).toHaveLength(0);
+  });
+
+  it('webhook tokens resolve by hash, rotation keeps the old token for the grace period', async () => {
+    expect((await service.rpc('organization_for_webhook_token', { p_token: seed.webhookToken })).data).toBe(seed.scalePro);
+    expect((await service.rpc('organization_for_webhook_token', { p_token: 'wrong' })).data).toBeNull();
+    const admin = await signedInClient(seed.users.otherAdmin.email);
+    cleanups.push(() => service.from('webhook_integrations').delete().eq('organization_id', seed.evergreen));
+    const first = await admin.rpc('rotate_webhook_token', { p_organization_id: seed.evergreen });
+    const second = await admin.rpc('rotate_webhook_token', { p_organization_id: seed.evergreen });
+    expect(second.data).toMatch(/^whk_[0-9a-f]{64}$/);
+    for (const token of [first.data, second.data]) {
+      expect((await service.rpc('organization_for_webhook_token', { p_token: token })).data).toBe(seed.evergreen);
+    }
+    expect((await admin.rpc('rotate_webhook_token', { p_organization_id: seed.scalePro })).error?.code).toBe('42501');
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * A separate local backend instance for one integration test file: started with the CLI on a temporary
+ * data dir and the test ports (env LOCAL_BACKEND_TEST_API_PORT / LOCAL_BACKEND_TEST_DB_PORT, default
+ * 55421 / 55422, never the development instance's 54321 / 54322), stopped and deleted afterwards.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import pg from 'pg';
+import { LOCAL_SUPABASE } from '../../../src/lib/supabase-config.ts';
+
+const CLI = resolve(import.meta.dirname, '../../../supabase/local/cli.ts');
+
+/** A started test instance. */
+export interface TestBackend {
+  apiUrl: string;
+  apiPort: number;
+  dbPort: number;
+  dataDir: string;
+  /** Runs a CLI command against this instance (its data dir appended). */
+  cli(...args: string[]): { status: number; stdout: string; stderr: string };
+  /** Client with the anon key, no session persistence (a browser without storage). */
+  anon(): SupabaseClient;
+  /** Client with the service_role key. */
+  service(): SupabaseClient;
+  /** Superuser connection to the instance's database, for checking rows. */
+  sql<T extends pg.QueryResultRow = Record<string, unknown>>(text: string, values?: unknown[]): Promise<T[]>;
+  /** Mails in the outbox to one address, newest first, read over HTTP like a test would. */
+  outbox(to: string): Promise<{ to: string; subject: string; text: string; html: string; link: string; type: string }[]>;
+  stop(): Promise<void>;
+}
+
+/** Starts a fresh instance through the CLI (`start`), as the test suites will. */
+export function startTestBackend(): TestBackend {
+  const apiPort = Number(process.env.LOCAL_BACKEND_TEST_API_PORT ?? 55421);
+  const dbPort = Number(process.env.LOCAL_BACKEND_TEST_DB_PORT ?? 55422);
+  const dataDir = mkdtempSync(join(tmpdir(), 'local-backend-test-'));
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const cli = (...args: string[]) => {
+    const run = spawnSync(process.execPath, [CLI, ...args, '--data-dir', dataDir], { encoding: 'utf8' });
+    return { status: run.status ?? 1, stdout: run.stdout, stderr: run.stderr };
+  };
+  const started = cli('start', '--api-port', String(apiPort), '--db-port', String(dbPort));
+  if (started.status !== 0) throw new Error(`local backend did not start: ${started.stderr}${started.stdout}`);
+  const pool = new pg.Pool({ connectionString: `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres`, max: 2 });
+  const client = (key: string) =>
+    createClient(apiUrl, key, { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } });
+  return {
+    apiUrl,
+    apiPort,
+    dbPort,
+    dataDir,
+    cli,
+    anon: () => client(LOCAL_SUPABASE.anonKey),
+    service: () => client(LOCAL_SUPABASE.serviceRoleKey),
+    sql: async (text, values) => (await pool.query(text, values)).rows,
+    async outbox(to) {
+      const response = await fetch(`${apiUrl}/__local/outbox?to=${encodeURIComponent(to)}`, {
+        headers: { apikey: LOCAL_SUPABASE.serviceRoleKey, authorization: `Bearer ${LOCAL_SUPABASE.serviceRoleKey}` },
+      });
+      if (!response.ok) throw new Error(`outbox answered ${response.status}: ${await response.text()}`);
+      return response.json();
+    },
+    async stop() {
+      await pool.end();
+      cli('stop');
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A unique address per test, so tests never see each other's users. */
+export function uniqueEmail(label: string): string {
+  return `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}@example.test`;
+}
