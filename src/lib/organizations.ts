@@ -3,6 +3,8 @@
  * `SITE_ORG` (a slug), else the deploy host, else the default slug, else the fallback organization.
  */
 import { createClient } from '@supabase/supabase-js';
+import { z } from 'zod';
+import { OrganizationSchema } from '../schemas/organization.ts';
 import { publicSupabaseConfig } from './supabase-config.ts';
 import { DEFAULT_ORGANIZATION_SLUG, FALLBACK_ORGANIZATION, matchOrganization, type Organization } from './host-match.ts';
 
@@ -21,7 +23,9 @@ export async function listOrganizations(env: Env = process.env): Promise<Organiz
   if (result.error) {
     throw new Error(`Cannot read organizations from ${url}: ${result.error.message || result.error.code || 'unreachable'}`);
   }
-  return (result.data ?? []).map((row) => ({ ...row, settings: row.settings ?? {} }) as Organization);
+  const rows = z.array(OrganizationSchema).safeParse((result.data ?? []).map((row) => ({ ...row, settings: row.settings ?? {} })));
+  if (!rows.success) throw new Error(`Organizations from ${url} do not match OrganizationSchema: ${z.prettifyError(rows.error)}`);
+  return rows.data;
 }
 
 /** The host the site is deployed at, from Netlify's build variables. */
