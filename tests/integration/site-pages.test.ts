@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DIST, ensureBuilt, htmlFiles, pageHtml, resolvesToFile, visibleText } from './helpers/built-site';
+import { DIST, ensureBuilt, htmlFiles, pageHtml, resolvesToFile, visibleText } from './support/built-site';
 
 beforeAll(ensureBuilt);
 
