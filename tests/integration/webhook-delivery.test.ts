@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countRows, db, EVERGREEN, must, removeTestRows, SCALE_PRO, webhookRequest } from './support/webhook-backend.ts';
+import { check, countRows, db, EVERGREEN, must, removeTestRows, SCALE_PRO, webhookRequest } from './support/webhook-backend.ts';
 import webhook, { MAX_BODY_BYTES } from '../../netlify/functions/zimmwriter-webhook.mts';
 
 const since = new Date().toISOString();
@@ -46,8 +46,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await removeTestRows({ postSlugs: slugs, organizationIds: [SCALE_PRO.id, EVERGREEN.id], since });
-  must(await db.from('blog_categories').delete().eq('organization_id', SCALE_PRO.id).like('slug', `%${run}%`), 'remove categories');
-  must(await db.from('webhook_integrations').delete().eq('organization_id', EVERGREEN.id), 'remove evergreen integration');
+  check(await db.from('blog_categories').delete().eq('organization_id', SCALE_PRO.id).like('slug', `%${run}%`), 'remove categories');
+  check(await db.from('webhook_integrations').delete().eq('organization_id', EVERGREEN.id), 'remove evergreen integration');
 });
 
 describe('a delivery with a valid token', () => {

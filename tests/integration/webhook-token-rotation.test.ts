@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db, must, removeTestRows, SCALE_PRO, webhookRequest } from './support/webhook-backend.ts';
+import { check, db, must, removeTestRows, SCALE_PRO, webhookRequest } from './support/webhook-backend.ts';
 import webhook from '../../netlify/functions/zimmwriter-webhook.mts';
 
 const since = new Date().toISOString();
@@ -16,7 +16,7 @@ beforeAll(async () => {
   newToken = must(await db.rpc('rotate_webhook_token', { p_organization_id: SCALE_PRO.id }), 'rotate') as string;
 });
 afterAll(async () => {
-  must(await db.from('webhook_integrations').update(seeded).eq('organization_id', SCALE_PRO.id), 'restore the seeded token');
+  check(await db.from('webhook_integrations').update(seeded).eq('organization_id', SCALE_PRO.id), 'restore the seeded token');
   await removeTestRows({ postSlugs: [slug], organizationIds: [SCALE_PRO.id], since });
 });
 
@@ -38,7 +38,7 @@ describe('a rotated webhook token', () => {
   });
 
   it('leaves the old token refused with 404 once the grace has passed', async () => {
-    must(await db.from('webhook_integrations').update({ previous_token_expires_at: new Date(Date.now() - 1000).toISOString() }).eq('organization_id', SCALE_PRO.id), 'expire grace');
+    check(await db.from('webhook_integrations').update({ previous_token_expires_at: new Date(Date.now() - 1000).toISOString() }).eq('organization_id', SCALE_PRO.id), 'expire grace');
     expect(await statusFor(SCALE_PRO.token)).toBe(404);
     expect(await statusFor(newToken)).toBe(200);
   });

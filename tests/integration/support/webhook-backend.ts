@@ -33,9 +33,15 @@ export function webhookRequest(token: string, body: unknown, init: RequestInit =
   });
 }
 
-/** Throws with the query's context when a supabase-js call failed; returns its data otherwise. */
-export function must<T>(result: { data: T; error: { message: string } | null }, what: string): T {
+/** Throws with the call's context when a supabase-js call failed (for writes that return nothing). */
+export function check(result: { error: { message: string } | null }, what: string): void {
   if (result.error) throw new Error(`${what}: ${result.error.message}`);
+}
+
+/** The data of a supabase-js query; throws with the query's context when it failed or returned nothing. */
+export function must<T>(result: { data: T; error: { message: string } | null }, what: string): NonNullable<T> {
+  check(result, what);
+  if (result.data == null) throw new Error(`${what}: no data`);
   return result.data;
 }
 
@@ -51,11 +57,11 @@ export async function countRows(table: string, filters: Record<string, string>):
 /** Removes posts (with their deliveries) and the organization's rebuild requests made since `since`. */
 export async function removeTestRows(options: { postSlugs?: string[]; organizationIds: string[]; since: string }): Promise<void> {
   if (options.postSlugs?.length) {
-    must(await db.from('webhook_deliveries').delete().in('slug', options.postSlugs).in('organization_id', options.organizationIds), 'remove deliveries');
-    must(await db.from('blog_posts').delete().in('slug', options.postSlugs).in('organization_id', options.organizationIds), 'remove posts');
+    check(await db.from('webhook_deliveries').delete().in('slug', options.postSlugs).in('organization_id', options.organizationIds), 'remove deliveries');
+    check(await db.from('blog_posts').delete().in('slug', options.postSlugs).in('organization_id', options.organizationIds), 'remove posts');
   }
-  must(await db.from('webhook_deliveries').delete().in('organization_id', options.organizationIds).gte('received_at', options.since), 'remove deliveries');
-  must(await db.from('site_rebuild_requests').delete().in('organization_id', options.organizationIds).gte('requested_at', options.since), 'remove rebuild requests');
+  check(await db.from('webhook_deliveries').delete().in('organization_id', options.organizationIds).gte('received_at', options.since), 'remove deliveries');
+  check(await db.from('site_rebuild_requests').delete().in('organization_id', options.organizationIds).gte('requested_at', options.since), 'remove rebuild requests');
 }
 
 /** One call the build-hook receiver got. */
@@ -88,8 +94,8 @@ export async function startHookReceiver(statuses: number[] = []) {
 /** Points the organization's build hook at `url` (null removes the setting). */
 export async function setBuildHook(organizationId: string, url: string | null): Promise<void> {
   if (url === null) {
-    must(await db.from('site_rebuild_settings').delete().eq('organization_id', organizationId), 'remove build hook');
+    check(await db.from('site_rebuild_settings').delete().eq('organization_id', organizationId), 'remove build hook');
     return;
   }
-  must(await db.from('site_rebuild_settings').upsert({ organization_id: organizationId, build_hook_url: url }), 'set build hook');
+  check(await db.from('site_rebuild_settings').upsert({ organization_id: organizationId, build_hook_url: url }), 'set build hook');
 }
