@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { flushDueRebuilds, requestRebuild } from './_shared/rebuilds.ts';
-import { createServiceClient } from './_shared/supabase.ts';
+import { serviceClient } from './_shared/supabase.ts';
 
 /**
  * Every minute: publishes the scheduled posts whose time has come (publish_due_posts), requests a rebuild
@@ -8,7 +8,7 @@ import { createServiceClient } from './_shared/supabase.ts';
  * _shared/rebuilds.ts for why the flush lives here). Answers a summary, for logs and tests.
  */
 export default async (_req: Request): Promise<Response> => {
-  const client = createServiceClient();
+  const client = serviceClient();
   const { data: published, error } = await client.rpc('publish_due_posts');
   if (error) throw new Error(`publish-scheduled: publish_due_posts failed: ${error.message}`);
   const posts = published as { post_id: string; organization_id: string }[];

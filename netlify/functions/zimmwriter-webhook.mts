@@ -6,14 +6,28 @@ import { readingTimeMinutes } from '../../src/lib/reading-time.ts';
 import { sanitizeArticleHtml } from '../../src/lib/sanitize-html.ts';
 import { postSlug, slugify } from '../../src/lib/slug.ts';
 import { WebhookPayloadSchema, type WebhookPayload } from '../../src/schemas/webhook.ts';
-import { HttpProblem, problem, readJsonBody } from './_shared/http.ts';
+import { HttpError, readJson } from './_shared/http.ts';
 import { requestRebuild } from './_shared/rebuilds.ts';
-import { createServiceClient } from './_shared/supabase.ts';
+import { serviceClient } from './_shared/supabase.ts';
 
 /** Netlify's own limit for a synchronous function's request body. */
 export const MAX_BODY_BYTES = 6_000_000;
 
 type Organization = { id: string; slug: string; domain: string | null };
+
+/** A refused delivery: an HttpError that also lists what was wrong (the 422 field problems). */
+class DeliveryProblem extends HttpError {
+  readonly details: unknown;
+  constructor(status: number, text: string, details?: unknown) {
+    super(status, text);
+    this.details = details;
+  }
+}
+
+/** The functions' JSON answer `{ message }`, with `details` when there are any. */
+function answer(status: number, text: string, details?: unknown, headers?: HeadersInit): Response {
+  return Response.json(details === undefined ? { message: text } : { message: text, details }, { status, headers });
+}
 type UpsertedPost = { post_id: string; post_status: string; post_slug: string; created: boolean };
 
 /**
@@ -23,14 +37,14 @@ type UpsertedPost = { post_id: string; post_status: string; post_slug: string; c
  * organization is recorded in webhook_deliveries, failures included.
  */
 export default async (req: Request): Promise<Response> => {
-  if (req.method !== 'POST') return problem(405, `Method ${req.method} not allowed: deliveries are POSTed`, undefined, { Allow: 'POST' });
-  const client = serviceClient();
+  if (req.method !== 'POST') return answer(405, `Method ${req.method} not allowed: deliveries are POSTed`, undefined, { Allow: 'POST' });
+  const client = webhookClient();
   const org = await organizationForToken(client, tokenFrom(req));
-  if (!org) return problem(404, 'Unknown webhook token');
+  if (!org) return answer(404, 'Unknown webhook token');
   let slug: string | undefined;
   try {
-    const payload = WebhookPayloadSchema.safeParse(await readJsonBody(req, MAX_BODY_BYTES));
-    if (!payload.success) throw new HttpProblem(422, 'Invalid payload', problemsOf(payload.error));
+    const payload = WebhookPayloadSchema.safeParse(await readJson(req, { maxBytes: MAX_BODY_BYTES }));
+    if (!payload.success) throw new DeliveryProblem(422, 'Invalid payload', problemsOf(payload.error));
     slug = postSlug(payload.data.title, payload.data.slug);
     const post = await upsertPost(client, org, slug, payload.data);
     if (post.post_status === 'published') await requestRebuildLogged(client, org, post.created ? 'post published by webhook' : 'post updated by webhook');
@@ -39,18 +53,22 @@ export default async (req: Request): Promise<Response> => {
       { status: post.created ? 201 : 200 },
     );
   } catch (error) {
-    const failure = error instanceof HttpProblem ? error : new HttpProblem(500, `Could not store the post: ${(error as Error).message}`);
+    const failure =
+      error instanceof DeliveryProblem ? error
+      : error instanceof HttpError ? new DeliveryProblem(error.status, error.message)
+      : new DeliveryProblem(500, `Could not store the post: ${(error as Error).message}`);
     if (failure.status === 500) console.error(`zimmwriter-webhook (${org.slug}):`, error);
     await recordFailedDelivery(client, org, failure, slug);
-    return problem(failure.status, failure.message, failure.details);
+    return answer(failure.status, failure.message, failure.details);
   }
 };
 
 export const config: Config = { path: '/api/webhooks/zimmwriter/:token' };
 
+// One client per warm function instance: supabase-js keeps no session, so deliveries can share it.
 let cachedClient: SupabaseClient | undefined;
-function serviceClient(): SupabaseClient {
-  cachedClient ??= createServiceClient();
+function webhookClient(): SupabaseClient {
+  cachedClient ??= serviceClient();
   return cachedClient;
 }
 
@@ -77,7 +95,7 @@ async function organizationForToken(client: SupabaseClient, token: string): Prom
 function articleHtml(payload: WebhookPayload): string {
   const html = payload.html?.trim() ? payload.html : (marked.parse(payload.markdown ?? '', { async: false }) as string);
   const clean = sanitizeArticleHtml(html);
-  if (!clean) throw new HttpProblem(422, 'Invalid payload', [{ path: 'html', message: 'No content is left after removing unsafe markup' }]);
+  if (!clean) throw new DeliveryProblem(422, 'Invalid payload', [{ path: 'html', message: 'No content is left after removing unsafe markup' }]);
   return clean;
 }
 
@@ -111,7 +129,7 @@ async function requestRebuildLogged(client: SupabaseClient, org: Organization, r
   }
 }
 
-async function recordFailedDelivery(client: SupabaseClient, org: Organization, failure: HttpProblem, slug?: string): Promise<void> {
+async function recordFailedDelivery(client: SupabaseClient, org: Organization, failure: DeliveryProblem, slug?: string): Promise<void> {
   const detail = failure.details === undefined ? '' : ` ${JSON.stringify(failure.details)}`;
   const { error } = await client.from('webhook_deliveries').insert({
     organization_id: org.id,

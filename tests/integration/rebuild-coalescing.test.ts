@@ -3,7 +3,7 @@ import { db, must, removeTestRows, SCALE_PRO, setBuildHook, startHookReceiver, w
 import publishScheduled from '../../netlify/functions/publish-scheduled.mts';
 import webhook from '../../netlify/functions/zimmwriter-webhook.mts';
 import { flushDueRebuilds, requestRebuild } from '../../netlify/functions/_shared/rebuilds.ts';
-import { createServiceClient } from '../../netlify/functions/_shared/supabase.ts';
+import { serviceClient } from '../../netlify/functions/_shared/supabase.ts';
 
 const QUIET_WINDOW_MS = 1500;
 const since = new Date().toISOString();
@@ -48,13 +48,13 @@ describe('rebuild requests', () => {
     expect(pending.every((row) => row.status === 'pending')).toBe(true);
 
     // Inside the window nothing is due, however often a flush runs.
-    expect(await flushDueRebuilds(createServiceClient())).toEqual([]);
+    expect(await flushDueRebuilds(serviceClient())).toEqual([]);
 
     await sleep(QUIET_WINDOW_MS + 200);
     // The scheduled flush and four other invocations race for the same requests.
     const [scheduled] = await Promise.all([
       publishScheduled(new Request('http://localhost/.netlify/functions/publish-scheduled', { method: 'POST' })),
-      ...Array.from({ length: 4 }, () => flushDueRebuilds(createServiceClient())),
+      ...Array.from({ length: 4 }, () => flushDueRebuilds(serviceClient())),
     ]);
     expect(scheduled.status).toBe(200);
     expect(receiver.calls).toHaveLength(1);
@@ -70,7 +70,7 @@ describe('rebuild requests', () => {
   it('send at once when the quiet window has already passed', async () => {
     process.env.REBUILD_QUIET_WINDOW_MS = '0';
     const before = receiver.calls.length;
-    const { flushed } = await requestRebuild(createServiceClient(), SCALE_PRO, 'settings saved');
+    const { flushed } = await requestRebuild(serviceClient(), SCALE_PRO, 'settings saved');
     expect(flushed).toMatchObject([{ outcome: 'succeeded', request_count: 1, reasons: ['settings saved'] }]);
     expect(receiver.calls.length).toBe(before + 1);
   });
@@ -80,7 +80,7 @@ describe('rebuild requests', () => {
     const from = new Date().toISOString();
     const before = receiver.calls.length;
     receiver.answerWith([500, 503]);
-    const { flushed } = await requestRebuild(createServiceClient(), SCALE_PRO, 'post edited');
+    const { flushed } = await requestRebuild(serviceClient(), SCALE_PRO, 'post edited');
     expect(flushed).toMatchObject([{ outcome: 'succeeded' }]);
     const calls = receiver.calls.slice(before);
     expect(calls).toHaveLength(3);
@@ -92,7 +92,7 @@ describe('rebuild requests', () => {
     process.env.REBUILD_QUIET_WINDOW_MS = '0';
     const from = new Date().toISOString();
     receiver.answerWith([500, 500, 500]);
-    const { flushed } = await requestRebuild(createServiceClient(), SCALE_PRO, 'post deleted');
+    const { flushed } = await requestRebuild(serviceClient(), SCALE_PRO, 'post deleted');
     expect(flushed).toMatchObject([{ outcome: 'failed', error: 'Build hook answered 500 Internal Server Error' }]);
     expect(await requestsSince(from)).toMatchObject([{ status: 'failed', attempts: 3, error: 'Build hook answered 500 Internal Server Error' }]);
   });
@@ -103,7 +103,7 @@ describe('rebuild requests', () => {
     // Port 1 (tcpmux) is not served here: the connection is refused.
     await setBuildHook(SCALE_PRO.id, 'http://127.0.0.1:1/build_hooks/unreachable');
     try {
-      const { flushed } = await requestRebuild(createServiceClient(), SCALE_PRO, 'post published');
+      const { flushed } = await requestRebuild(serviceClient(), SCALE_PRO, 'post published');
       expect(flushed).toMatchObject([{ outcome: 'failed' }]);
       const [row] = await requestsSince(from);
       expect(row).toMatchObject({ status: 'failed', attempts: 3 });

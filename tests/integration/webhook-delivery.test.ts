@@ -149,7 +149,7 @@ describe('a refused delivery writes no post', () => {
   });
 
   it.each([
-    ['malformed JSON', '{"title": "Broken', 400, /not valid JSON/],
+    ['malformed JSON', '{"title": "Broken', 400, /must be JSON/],
     ['a missing title', { html: '<p>x</p>' }, 422, /title/],
     ['neither html nor markdown', { title: 'T', html: false, markdown: false }, 422, /html/],
     ['html that is only unsafe markup', { title: 'T', html: '<script>alert(1)</script>' }, 422, /unsafe markup/],

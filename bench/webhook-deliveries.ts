@@ -2,7 +2,7 @@
  * Load check of the writing-tool webhook: 200 deliveries from 20 concurrent clients over real HTTP, each of
  * 100 articles delivered twice (a retry from another client), then counts lost posts and duplicates.
  *
- *   node tests/bench/webhook-deliveries.ts            # serves the function itself on a free port
+ *   node bench/webhook-deliveries.ts            # serves the function itself on a free port
  *   WEBHOOK_BASE_URL=http://localhost:8888 node ...   # or measures a running `netlify serve`
  *
  * Backend from SUPABASE_URL (default the local one). Removes its posts, deliveries and rebuild requests.
@@ -10,13 +10,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from '@supabase/supabase-js';
-import { LOCAL_SUPABASE } from '../../src/lib/supabase-config.ts';
+import { LOCAL_SUPABASE } from '../src/lib/supabase-config.ts';
 
 process.env.SUPABASE_URL ||= LOCAL_SUPABASE.url;
 process.env.SUPABASE_SERVICE_ROLE_KEY ||= LOCAL_SUPABASE.serviceRoleKey;
 // Nothing may reach a build while the benchmark runs: its rebuild requests stay pending until removed.
 process.env.REBUILD_QUIET_WINDOW_MS = '600000';
-const { default: webhook } = await import('../../netlify/functions/zimmwriter-webhook.mts');
+const { default: webhook } = await import('../netlify/functions/zimmwriter-webhook.mts');
 
 const CLIENTS = 20;
 const DELIVERIES = 200;
