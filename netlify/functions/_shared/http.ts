@@ -1,0 +1,46 @@
+/** Request reading and error answers shared by the functions. */
+
+/** An error that becomes an HTTP answer with a message for the user. */
+export class HttpError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/**
+ * Reads a JSON body of at most `maxBytes`, stopping as soon as the limit is passed, so a huge body is
+ * never held in memory. Throws 413 when too large and 400 when not JSON.
+ */
+export async function readJson(req: Request, { maxBytes }: { maxBytes: number }): Promise<unknown> {
+  const tooLarge = () => new HttpError(413, `The request body is larger than ${maxBytes} bytes.`);
+  const declared = Number(req.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (req.body) {
+    const reader = req.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel();
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const text = new TextDecoder().decode(Buffer.concat(chunks));
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'The request body must be JSON.');
+  }
+}
+
+/** A JSON answer `{ message }`, the shape every function uses for errors and confirmations. */
+export function message(status: number, text: string): Response {
+  return Response.json({ message: text }, { status });
+}

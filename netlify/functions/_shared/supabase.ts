@@ -1,0 +1,12 @@
+/**
+ * The service-role Supabase client: the only place functions create one. The key bypasses RLS, so it
+ * stays on the server (DESIGN.md decision 6).
+ */
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { serviceSupabaseConfig } from '../../../src/lib/supabase-config.ts';
+
+/** A fresh service-role client for one request; no session is kept. */
+export function serviceClient(env: Record<string, string | undefined> = process.env): SupabaseClient {
+  const { url, serviceRoleKey } = serviceSupabaseConfig(env);
+  return createClient(url, serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
+}
