@@ -3,7 +3,7 @@
  * in the sign-in function (with the service client) and in the /admin gate (as the signed-in user, through
  * RLS, which hides the profile of an inactive user or an ended session).
  */
-import type { SupabaseClient, User } from '@supabase/supabase-js';
+import { isAuthApiError, isAuthSessionMissingError, type SupabaseClient, type User } from '@supabase/supabase-js';
 
 /** The profile columns the access check reads. */
 export interface AccessProfile {
@@ -45,8 +45,8 @@ export async function checkAdminAccess(client: SupabaseClient): Promise<AdminAcc
     if (!local.session) return { kind: 'signed-out' };
     const { data, error } = await client.auth.getUser();
     if (error) {
-      // 401/403 from Auth: the token or its session is no longer valid (ended, expired, user deleted).
-      if (error.status === 401 || error.status === 403 || error.name === 'AuthSessionMissingError') return { kind: 'signed-out' };
+      // A 4xx from Auth: the token or its session is no longer valid (ended, expired, user deleted).
+      if (isAuthSessionMissingError(error) || (isAuthApiError(error) && error.status >= 400 && error.status < 500)) return { kind: 'signed-out' };
       throw error;
     }
     const profile = await readAccessProfile(client, data.user.id);
