@@ -25,4 +25,3 @@ export default async (req: Request) => {
 
 export const config: Config = { path: '/api/invitations/:token', method: 'GET' };
 
-export { AUTH_MESSAGES };

@@ -8,7 +8,7 @@ export async function listMemberOrganizations(client: SupabaseClient, userId: st
     .from('organization_memberships')
     .select('organization:organizations(id, name, slug, domain, settings)')
     .eq('user_id', userId)
-    .returns<{ organization: Organization | null }[]>();
+    .overrideTypes<{ organization: Organization | null }[], { merge: false }>();
   if (error) throw new Error(`Loading the organizations of ${userId} failed: ${error.message}`);
   return (data ?? [])
     .flatMap((row) => (row.organization ? [{ ...row.organization, settings: row.organization.settings ?? {} }] : []))
