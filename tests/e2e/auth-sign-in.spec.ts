@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test, waitForIslands } from './fixtures';
-import { createUser, PASSWORD, passwordSession, removeUser, storageKey } from './support/backend';
+import { createUser, PASSWORD, passwordSession, removeUser, service, storageKey } from './support/backend';
 
 const created: string[] = [];
 test.afterAll(async () => {
@@ -75,4 +75,20 @@ test('the admin gate: no user goes to /auth, a signed-in editor goes home with A
   await expect(page).toHaveURL(/\/$/);
   await waitForIslands(page);
   await expect(toast(page)).toContainText('Admin privileges required or account inactive.');
+});
+
+test('a session ended by an admin sends the user to /auth with Session Expired at the next check', async ({ page }) => {
+  const admin = await user('admin');
+  await page.clock.install();
+  await signIn(page, admin.email, PASSWORD);
+  await expect(page.getByText('Managing Scale Pro Marketing')).toBeVisible();
+
+  const token = JSON.parse((await page.evaluate((key) => localStorage.getItem(key), storageKey))!);
+  const sessionId = JSON.parse(Buffer.from(token.access_token.split('.')[1], 'base64url').toString()).session_id;
+  const { error } = await service.rpc('terminate_session', { p_session_id: sessionId });
+  expect(error).toBeNull();
+
+  await page.clock.fastForward('05:01');
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(toast(page)).toContainText('Your session has expired. Please log in again.');
 });
