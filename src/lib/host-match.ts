@@ -2,33 +2,15 @@
  * Which organization a host shows (spec section 4). Pure, so the build and the browser's organization
  * context share it (DESIGN.md decision 2).
  */
+import type { Organization } from '../schemas/organization.ts';
 
-/** Settings keys an organization may carry; all optional (the database helper owns the full schema). */
-export interface OrganizationSettings {
-  blog_title?: string;
-  blog_description?: string;
-  contact_email?: string;
-  contact_phone?: string;
-  social_links?: { facebook?: string; twitter?: string; instagram?: string; linkedin?: string; youtube?: string };
-  booking_embed_url?: string;
-  contact_form_embed_url?: string;
-}
-
-/** One row of `public.organizations`, as the site reads it. */
-export interface Organization {
-  id: string;
-  name: string;
-  slug: string;
-  /** The organization's own host name (`acme.com`), or null when it has none. */
-  domain: string | null;
-  settings: OrganizationSettings;
-}
+export type { Organization };
 
 /** Slug of the organization local and preview hosts show. */
 export const DEFAULT_ORGANIZATION_SLUG = 'scale-pro';
 
 /** Used when the database answered but holds no matching organization. */
-export const FALLBACK_ORGANIZATION: Organization = Object.freeze({
+export const FALLBACK_ORGANIZATION: Readonly<Organization> = Object.freeze({
   id: 'fallback',
   name: 'Scale Pro Marketing',
   slug: DEFAULT_ORGANIZATION_SLUG,

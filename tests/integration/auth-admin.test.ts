@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestBackend, uniqueEmail, type TestBackend } from './local-backend-instance.ts';
+import { startTestBackend, uniqueEmail, type TestBackend } from './support/local-backend-instance.ts';
 
 let backend: TestBackend;
 beforeAll(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withDatabase } from './db-fixtures.ts';
+import { withDatabase } from './support/db-fixtures.ts';
 
 // Structural guarantees, read from pg_catalog: they fail as soon as a migration forgets one.
 describe('database catalog', () => {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { anonClient, createMember, seed, serviceClient, sessionIdOf, signedInClient } from './db-fixtures.ts';
+import { anonClient, createMember, seed, serviceClient, sessionIdOf, signedInClient } from './support/db-fixtures.ts';
 
 // SQL functions and triggers, exercised through supabase-js as the app calls them.
 const service = serviceClient();

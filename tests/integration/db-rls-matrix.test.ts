@@ -1,6 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anonClient, createMember, seed, serviceClient, signedInClient } from './db-fixtures.ts';
+import { anonClient, createMember, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
 
 // The access matrix: every table × operation × role, through supabase-js against the backend.
 // Targets are rows of scale-pro; "otherAdmin" is evergreen's admin; "inactive" is a deactivated scale-pro

@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_SUPABASE } from '../../src/lib/supabase-config.ts';
-import { startTestBackend, uniqueEmail, type TestBackend } from './local-backend-instance.ts';
+import { startTestBackend, uniqueEmail, type TestBackend } from './support/local-backend-instance.ts';
 
 let backend: TestBackend;
 beforeAll(() => {

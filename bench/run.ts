@@ -1,0 +1,33 @@
+/**
+ * `npm run bench`: measures the product on this machine, writes `bench/report.md` (for people) and
+ * `bench/report.json` (the same figures), and exits non-zero when a median breaks its budget.
+ * Not part of `npm test`: figures depend on the machine, budgets are checked here, never in tests.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { measureLocalBackend } from './local-backend.ts';
+import type { Figure } from './measure.ts';
+
+const figures: Figure[] = [...(await measureLocalBackend())];
+
+const round = (n: number) => Math.round(n * 100) / 100;
+const rows = figures.map(
+  (f) =>
+    `| ${f.name} | ${round(f.median)} ${f.unit} | ${f.budget === undefined ? '—' : `≤ ${f.budget} ${f.unit}`} | ${f.ok ? 'ok' : '**over budget**'} | ${f.runs.length} |`,
+);
+const machine = `${process.platform} ${process.arch}, Node ${process.version}, ${new Date().toISOString()}`;
+writeFileSync(
+  join(import.meta.dirname, 'report.md'),
+  `# Benchmark report\n\nMeasured on ${machine} by \`npm run bench\`. Each figure is the median of its runs.\n\n` +
+    `| figure | median | budget | status | runs |\n|---|---|---|---|---|\n${rows.join('\n')}\n`,
+);
+writeFileSync(
+  join(import.meta.dirname, 'report.json'),
+  JSON.stringify({ measured_at: new Date().toISOString(), machine, figures: figures.map((f) => ({ ...f, median: round(f.median), runs: f.runs.map(round) })) }, null, 2) + '\n',
+);
+console.log(rows.join('\n'));
+const broken = figures.filter((f) => !f.ok);
+if (broken.length) {
+  console.error(`Over budget: ${broken.map((f) => f.name).join('; ')}`);
+  process.exit(1);
+}

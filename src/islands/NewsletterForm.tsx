@@ -1,0 +1,65 @@
+import { useState, type SubmitEvent } from 'react';
+import { NewsletterSignupSchema, type NewsletterResponse } from '../schemas/newsletter';
+
+interface Props {
+  /** Slug of the site's organization: whose list the address joins. */
+  organization: string;
+}
+
+type Status = { kind: 'idle' | 'sending' } | { kind: 'done' | 'error'; message: string };
+
+/** Footer newsletter sign-up: validates like the function, posts to /api/newsletter, announces the answer. */
+export default function NewsletterForm({ organization }: Props) {
+  const [status, setStatus] = useState<Status>({ kind: 'idle' });
+
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const signup = NewsletterSignupSchema.safeParse({ email: new FormData(form).get('email'), organization });
+    if (!signup.success) {
+      setStatus({ kind: 'error', message: signup.error.issues[0]?.message ?? 'Please enter a valid email address.' });
+      return;
+    }
+    setStatus({ kind: 'sending' });
+    try {
+      const response = await fetch('/api/newsletter', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(signup.data),
+      });
+      const { message } = (await response.json()) as NewsletterResponse;
+      setStatus({ kind: response.ok ? 'done' : 'error', message });
+      if (response.ok) form.reset();
+    } catch (error) {
+      console.error('Newsletter sign-up failed', error);
+      setStatus({ kind: 'error', message: 'Subscribing failed. Please try again later.' });
+    }
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="flex flex-col gap-2" aria-label="Newsletter">
+      <label htmlFor="newsletter-email" className="sr-only">Email address</label>
+      <input
+        id="newsletter-email"
+        name="email"
+        type="email"
+        required
+        autoComplete="email"
+        placeholder="Your email address"
+        aria-describedby="newsletter-status"
+        aria-invalid={status.kind === 'error' || undefined}
+        className="rounded-md border border-border bg-background px-3 py-2 text-foreground placeholder:text-muted-foreground"
+      />
+      <button
+        type="submit"
+        disabled={status.kind === 'sending'}
+        className="rounded-md bg-primary px-4 py-2 font-semibold text-primary-foreground hover:opacity-90 disabled:opacity-60"
+      >
+        {status.kind === 'sending' ? 'Subscribing…' : 'Subscribe'}
+      </button>
+      <p id="newsletter-status" aria-live="polite" className={status.kind === 'error' ? 'text-sm text-red-700 dark:text-red-300' : 'text-sm'}>
+        {'message' in status ? status.message : ''}
+      </p>
+    </form>
+  );
+}

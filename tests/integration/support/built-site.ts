@@ -1,0 +1,45 @@
+/**
+ * The built site in `dist/`, as HTML files and their visible text. Builds once when `dist/` is missing
+ * (the build reads the organization from the backend, so that needs to be running).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+export const DIST = join(import.meta.dirname, '../../../dist');
+
+/** Builds the site unless a build is already there. */
+export function ensureBuilt(): void {
+  if (existsSync(join(DIST, 'index.html'))) return;
+  const build = spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit', cwd: join(DIST, '..') });
+  if (build.status !== 0) throw new Error(`npm run build failed (exit ${build.status}); is the backend running?`);
+}
+
+/** Every HTML file of the build, as a path relative to dist (`services/seo/index.html`). */
+export function htmlFiles(): string[] {
+  return (readdirSync(DIST, { recursive: true }) as string[]).filter((file) => file.endsWith('.html')).map((file) => relative(DIST, join(DIST, file)));
+}
+
+/** The HTML served for a route (`/services/seo` → `services/seo/index.html`). */
+export function pageHtml(route: string): string {
+  const file = route === '/' ? 'index.html' : route === '/404' ? '404.html' : `${route.replace(/^\//, '')}/index.html`;
+  return readFileSync(join(DIST, file), 'utf8');
+}
+
+const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'", '#x27': "'", copy: '©' };
+
+/** What a reader sees with JavaScript off: no scripts, templates or tags, entities decoded, spaces collapsed. */
+export function visibleText(html: string): string {
+  return html
+    .replace(/<(script|style|template)\b[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&(#?\w+);/g, (match, name: string) => entities[name] ?? match)
+    .replace(/\s+/g, ' ');
+}
+
+/** Does this internal path resolve to a file of the build (the way Netlify serves pretty URLs)? */
+export function resolvesToFile(path: string): boolean {
+  const clean = decodeURI(path.split(/[?#]/)[0]!).replace(/\/$/, '');
+  const isFile = (candidate: string) => existsSync(join(DIST, candidate)) && statSync(join(DIST, candidate)).isFile();
+  return [clean, `${clean}.html`, `${clean}/index.html`].some(isFile);
+}

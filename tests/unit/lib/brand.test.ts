@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { brandText, DEFAULT_BRAND_TEXT } from '../../../src/lib/brand';
+
+describe('brandText', () => {
+  it.each<[string | null | undefined, string]>([
+    ['Scale Pro Marketing', 'SCALEPRO MARKETING'],
+    ['Acme', 'ACME'],
+    ['Peach State Dental Group', 'PEACHSTATE DENTAL GROUP'],
+    ['  Scale Pro  ', 'SCALEPRO'],
+    ['', DEFAULT_BRAND_TEXT],
+    [null, DEFAULT_BRAND_TEXT],
+    [undefined, DEFAULT_BRAND_TEXT],
+  ])('%j → %s', (name, brand) => expect(brandText(name)).toBe(brand));
+
+  it('defaults to SCALEPRO', () => expect(DEFAULT_BRAND_TEXT).toBe('SCALEPRO'));
+});
