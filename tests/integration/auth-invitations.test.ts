@@ -9,7 +9,7 @@ import accept, { config as acceptConfig } from '../../netlify/functions/invitati
 import details, { config as detailsConfig } from '../../netlify/functions/invitation-details.mts';
 import { AUTH_MESSAGES } from '../../src/lib/auth-messages.ts';
 import { hashInvitationToken } from '../../src/lib/invitations.ts';
-import { seed, serviceClient } from './db-fixtures.ts';
+import { seed, serviceClient } from './support/db-fixtures.ts';
 import { clientWithSession, removeMember } from './support/auth-users.ts';
 
 const service = serviceClient();

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import signIn from '../../netlify/functions/auth-sign-in.mts';
-import { anonClient, backend, createMember, seed } from './db-fixtures.ts';
+import { anonClient, backend, createMember, seed } from './support/db-fixtures.ts';
 import { clientWithSession, removeMember, type Member } from './support/auth-users.ts';
 
 /** Where reset links lead: the site's /auth page (an allowed redirect of the local backend). */

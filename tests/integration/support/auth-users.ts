@@ -3,7 +3,7 @@
  * were), and the cleanup of everything such a user leaves behind.
  */
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { backend, createMember, serviceClient } from '../db-fixtures.ts';
+import { backend, createMember, serviceClient } from './db-fixtures.ts';
 
 export type Member = Awaited<ReturnType<typeof createMember>>;
 
