@@ -17,6 +17,7 @@ export default function Toaster() {
   return (
     <div
       role="status"
+      aria-label="Notifications"
       aria-live="polite"
       aria-atomic="true"
       className="pointer-events-none fixed right-4 bottom-4 z-50 flex w-full max-w-sm flex-col"

@@ -15,11 +15,11 @@ test('accepting an admin invitation creates the account and opens the dashboard;
   await waitForIslands(page);
   await expect(page.getByRole('heading', { name: 'Accept Invitation' })).toBeVisible();
   await expect(page.getByTestId('invitation-summary')).toHaveText('Alex Morgan invited you to join Scale Pro Marketing as Admin.');
-  await expect(page.getByLabel('Email')).toHaveValue(invitation.email);
+  await expect(page.getByRole('main').getByLabel('Email')).toHaveValue(invitation.email);
 
-  await page.getByLabel('Full Name').fill('Riley Invited');
-  await page.getByLabel('Password', { exact: true }).fill('Joined-Team-2026');
-  await page.getByLabel('Confirm Password').fill('Joined-Team-2026');
+  await page.getByRole('main').getByLabel('Full Name').fill('Riley Invited');
+  await page.getByRole('main').getByLabel('Password', { exact: true }).fill('Joined-Team-2026');
+  await page.getByRole('main').getByLabel('Confirm Password').fill('Joined-Team-2026');
   await page.getByRole('button', { name: 'Accept Invitation' }).click();
 
   await expect(page).toHaveURL(/\/admin$/);

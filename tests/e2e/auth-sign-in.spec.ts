@@ -17,12 +17,12 @@ async function signIn(page: Page, email: string, password: string) {
   await page.goto('/auth');
   await waitForIslands(page);
   await expect(page.getByRole('heading', { name: 'Admin Access' })).toBeVisible();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
+  await page.getByRole('main').getByLabel('Email').fill(email);
+  await page.getByRole('main').getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
-const toast = (page: Page) => page.getByRole('status');
+const toast = (page: Page) => page.getByRole('status', { name: 'Notifications' });
 
 test('an admin signs in, manages Scale Pro Marketing, and signs out', async ({ page }) => {
   const admin = await user('admin');
