@@ -6,7 +6,7 @@ import { adminEndpoint } from './_shared/admin-endpoint.ts';
 import { message } from './_shared/http.ts';
 import { serviceClient } from './_shared/supabase.ts';
 
-const InvitationRequestSchema = InvitationSchema.extend({ organization_id: z.string().uuid() }).strict();
+const InvitationRequestSchema = InvitationSchema.extend({ organization_id: z.uuid() }).strict();
 
 /**
  * POST /api/admin/invitations `{ organization_id, email, role }`: an active admin invites a person to the

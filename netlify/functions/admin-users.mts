@@ -5,7 +5,7 @@ import { CreateUserSchema } from '../../src/schemas/user.ts';
 import { adminEndpoint } from './_shared/admin-endpoint.ts';
 import { serviceClient } from './_shared/supabase.ts';
 
-const CreateUserRequestSchema = CreateUserSchema.extend({ organization_id: z.string().uuid() }).strict();
+const CreateUserRequestSchema = CreateUserSchema.extend({ organization_id: z.uuid() }).strict();
 
 /**
  * POST /api/admin/users `{ organization_id, email, full_name, role, password, phone?, bio? }`: an active admin

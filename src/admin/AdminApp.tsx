@@ -46,7 +46,7 @@ export default function AdminApp() {
             <p className="text-muted-foreground">The {tab.label} tab is not available in this build yet.</p>
           )}
         </TabPanel>
-        {organization && <SystemOverview organizationId={organization.id} />}
+        {organization && <SystemOverview key={organization.id} organizationId={organization.id} />}
       </main>
     </>
   );

@@ -1,14 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { generatePassword, requestCreateUser } from '../../lib/admin-users';
 import { supabaseBrowser } from '../../lib/supabase-browser';
-import { ROLES, type Role } from '../../schemas/user';
+import type { Role } from '../../schemas/user';
+import { ROLE_OPTIONS } from './RoleBadge';
 import { toast } from '../../stores/toast';
 import { Button } from './ui/Button';
 import { Dialog } from './ui/Dialog';
 import { Field, Input, Textarea } from './ui/Input';
 import { Select } from './ui/Select';
 
-const ROLE_OPTIONS = ROLES.map((role) => ({ value: role, label: role[0].toUpperCase() + role.slice(1) }));
 const EMPTY = { email: '', full_name: '', role: 'viewer' as Role, password: '', phone: '', bio: '' };
 
 /** Create New User (spec back-office 2 and 4): the account is created by `POST /api/admin/users`. */

@@ -1,14 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { requestInvitation } from '../../lib/admin-users';
 import { supabaseBrowser } from '../../lib/supabase-browser';
-import { ROLES, type Role } from '../../schemas/user';
+import type { Role } from '../../schemas/user';
+import { ROLE_OPTIONS } from './RoleBadge';
 import { toast } from '../../stores/toast';
 import { Button } from './ui/Button';
 import { Dialog } from './ui/Dialog';
 import { Field, Input } from './ui/Input';
 import { Select } from './ui/Select';
 
-const ROLE_OPTIONS = ROLES.map((role) => ({ value: role, label: role[0].toUpperCase() + role.slice(1) }));
 
 /**
  * Send Invitation: creates the invitation through `POST /api/admin/invitations` and shows its link to copy

@@ -19,8 +19,6 @@ export default function SystemOverview({ organizationId }: { organizationId: str
 
   useEffect(() => {
     let current = true;
-    setCounters(null);
-    setError(null);
     loadSystemCounters(supabaseBrowser(), organizationId).then(
       (loaded) => current && setCounters(loaded),
       (failure: Error) => current && setError(failure.message),
@@ -36,7 +34,10 @@ export default function SystemOverview({ organizationId }: { organizationId: str
         System Overview
       </h2>
       {error ? (
-        <ErrorState message={error} onRetry={() => setAttempt((n) => n + 1)} />
+        <ErrorState message={error} onRetry={() => {
+            setError(null);
+            setAttempt((n) => n + 1);
+          }} />
       ) : (
         <div className="grid grid-cols-2 gap-4 md:grid-cols-4" data-testid="system-overview">
           {LABELS.map(([key, label]) => (

@@ -46,10 +46,13 @@ export default function UsersTab({ user, organization }: AdminTabProps) {
 
   useEffect(() => {
     let current = true;
-    setError(null);
     const timer = setTimeout(() => {
       listStaff(client, organization.id, { search, role: (role || undefined) as Role | undefined }).then(
-        (rows) => current && setUsers(rows),
+        (rows) => {
+          if (!current) return;
+          setUsers(rows);
+          setError(null);
+        },
         (failure: Error) => { if (current) { setUsers(null); setError('Failed to fetch users'); console.error(failure); } },
       );
     }, 250);
@@ -194,14 +197,6 @@ function SelectAll({ total, chosen, onChange }: { total: number; chosen: number;
 
 /** A user's details and their last 10 activities. */
 function UserDetailDialog({ profile, onClose }: { profile: StaffProfile | null; onClose: () => void }) {
-  const [activity, setActivity] = useState<UserActivity[] | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    if (!profile) return;
-    setActivity(null);
-    setFailed(false);
-    recentActivity(supabaseBrowser(), profile.id).then(setActivity, (failure: Error) => { console.error(failure); setFailed(true); });
-  }, [profile]);
   return (
     <Dialog open={profile !== null} onClose={onClose} title={profile?.full_name || profile?.email || 'User'} description={profile?.email}>
       {profile && (
@@ -214,13 +209,41 @@ function UserDetailDialog({ profile, onClose }: { profile: StaffProfile | null; 
             <dt className="font-medium">Joined</dt><dd><RelativeTime date={profile.created_at} /></dd>
           </dl>
           <h3 className="font-semibold">Recent activity</h3>
-          {failed ? <ErrorState message="Failed to fetch activity" /> : !activity ? <Skeleton rows={2} /> : activity.length === 0 ? <p className="text-muted-foreground">No activities found</p> : (
-            <ul className="space-y-1">
-              {activity.map((entry) => <li key={entry.id} className="flex justify-between gap-2"><span>{entry.action}</span><RelativeTime date={entry.created_at} /></li>)}
-            </ul>
-          )}
+          <RecentActivity key={profile.id} userId={profile.id} />
         </div>
       )}
     </Dialog>
+  );
+}
+
+/** The user's last 10 activities; keyed by user, so each user starts from the loading state. */
+function RecentActivity({ userId }: { userId: string }) {
+  const [activity, setActivity] = useState<UserActivity[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let current = true;
+    recentActivity(supabaseBrowser(), userId).then(
+      (rows) => current && setActivity(rows),
+      (failure: Error) => {
+        console.error(failure);
+        if (current) setFailed(true);
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [userId]);
+  if (failed) return <ErrorState message="Failed to fetch activity" />;
+  if (!activity) return <Skeleton rows={2} />;
+  if (activity.length === 0) return <p className="text-muted-foreground">No activities found</p>;
+  return (
+    <ul className="space-y-1">
+      {activity.map((entry) => (
+        <li key={entry.id} className="flex justify-between gap-2">
+          <span>{entry.action}</span>
+          <RelativeTime date={entry.created_at} />
+        </li>
+      ))}
+    </ul>
   );
 }

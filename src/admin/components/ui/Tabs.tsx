@@ -41,7 +41,7 @@ export function Tabs({
       : null;
     if (next === null) return;
     event.preventDefault();
-    onChange(items[next].id);
+    onChange(items[next]!.id);
     refs.current[next]?.focus();
   }
 
