@@ -27,8 +27,8 @@ function BlogList({ access }: { access: BlogAccess }) {
   const [debounced, setDebounced] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
   const [page, setPage] = useState(1);
-  const [result, setResult] = useState<{ posts: AdminPost[]; total: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // What the last request answered, for which query; anything for another query reads as loading.
+  const [loaded, setLoaded] = useState<{ key: string; result?: { posts: AdminPost[]; total: number }; error?: string } | null>(null);
   const [reload, setReload] = useState(0);
   const [deleting, setDeleting] = useState<AdminPost | null>(null);
 
@@ -40,17 +40,19 @@ function BlogList({ access }: { access: BlogAccess }) {
     return () => clearTimeout(timer);
   }, [search]);
 
+  const key = JSON.stringify([access.organization.id, debounced, status, page, reload]);
   useEffect(() => {
     let stale = false;
-    setResult(null);
-    setError(null);
     listPosts(supabaseBrowser(), { organizationId: access.organization.id, search: debounced, status, page })
-      .then((loaded) => !stale && setResult(loaded))
-      .catch((cause: Error) => !stale && setError(cause.message));
+      .then((result) => !stale && setLoaded({ key, result }))
+      .catch((cause: Error) => !stale && setLoaded({ key, error: cause.message }));
     return () => {
       stale = true;
     };
-  }, [access.organization.id, debounced, status, page, reload]);
+  }, [key, access.organization.id, debounced, status, page]);
+  const current = loaded?.key === key ? loaded : null;
+  const result = current?.result ?? null;
+  const error = current?.error ?? null;
 
   const filtering = debounced.trim() !== '' || status !== 'all';
   const pages = result ? Math.max(1, Math.ceil(result.total / POSTS_PAGE_SIZE)) : 1;

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   type AdminPost,
   getPost,
@@ -181,13 +181,14 @@ function PostEditor({ access, post }: { access: BlogAccess; post: AdminPost | nu
     window.location.assign(LIST_PATH);
   }
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void save('draft');
-  };
-
   return (
-    <form onSubmit={submit} noValidate>
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save('draft');
+      }}
+    >
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h2 className="text-2xl font-bold">{post ? 'Edit Post' : 'Create New Post'}</h2>
         <div className="flex flex-wrap gap-2">
