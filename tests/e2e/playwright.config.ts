@@ -46,6 +46,9 @@ export default defineConfig({
     ? undefined
     : {
         command: 'npm run serve',
+        // Publishing in a test records a rebuild request; a real site build in the middle of the run
+        // would rewrite dist/ under the server, so the quiet window outlasts the suite.
+        env: { REBUILD_QUIET_WINDOW_MS: '3600000' },
         url: BASE_URL,
         reuseExistingServer: !process.env.CI,
         timeout: 300_000,
