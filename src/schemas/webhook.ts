@@ -53,3 +53,12 @@ export const WebhookPayloadSchema = z
     path: ['html'],
   });
 export type WebhookPayload = z.infer<typeof WebhookPayloadSchema>;
+
+/** `POST /api/admin/webhook-test`: a test delivery the back office sends for the admin's organization. */
+export const WebhookTestRequestSchema = z
+  .object({
+    organization_id: z.uuid('organization_id must be a UUID'),
+    payload: WebhookPayloadSchema,
+  })
+  .strict();
+export type WebhookTestRequest = z.infer<typeof WebhookTestRequestSchema>;

@@ -1,0 +1,23 @@
+import type { Config } from '@netlify/functions';
+import { RebuildRequestSchema } from '../../src/schemas/organization.ts';
+import { handleAdminRequest } from './_shared/admin-request.ts';
+import { HttpError } from './_shared/http.ts';
+import { requestRebuild } from './_shared/rebuilds.ts';
+import { serviceClient } from './_shared/supabase.ts';
+
+/**
+ * POST /api/admin/rebuild `{ organization_id, reason? }`: an active admin asks for a new build of the
+ * organization's site (after saving its settings). Answers 202 `{ request_id }`; the request coalesces with
+ * others as `requestRebuild` describes.
+ */
+export default (req: Request): Promise<Response> =>
+  handleAdminRequest(req, 'Rebuild request', RebuildRequestSchema, async ({ organization_id, reason }) => {
+    const client = serviceClient();
+    const { data: org, error } = await client.from('organizations').select('id, slug').eq('id', organization_id).maybeSingle();
+    if (error) throw new Error(`Organization ${organization_id} lookup failed: ${error.message}`);
+    if (!org) throw new HttpError(404, `No organization ${organization_id}`);
+    const { requestId } = await requestRebuild(client, org as { id: string; slug: string }, reason);
+    return Response.json({ request_id: requestId }, { status: 202 });
+  });
+
+export const config: Config = { path: '/api/admin/rebuild' };
