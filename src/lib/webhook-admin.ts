@@ -4,7 +4,7 @@
  * delivery through `/api/admin/webhook-test`.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
-import type { WebhookPayload } from '../schemas/webhook.ts';
+import type { WebhookPayloadInput } from '../schemas/webhook.ts';
 import { answerMessage, postAdminFunction } from './admin-functions.ts';
 
 /** Where the writing tool posts, relative to the site's origin. */
@@ -73,7 +73,7 @@ export async function listDeliveries(client: SupabaseClient, organizationId: str
 }
 
 /** The payload ZimmWriter sends (spec back-office 8), as the example shown and the test form's base. */
-export function examplePayload(category: string | undefined, fields: { title?: string; html?: string } = {}): WebhookPayload {
+export function examplePayload(category: string | undefined, fields: { title?: string; html?: string } = {}): WebhookPayloadInput {
   return {
     webhook_name: 'blog_post_created',
     title: fields.title ?? 'How to Grow Your Business with Content Marketing',
@@ -81,8 +81,6 @@ export function examplePayload(category: string | undefined, fields: { title?: s
     excerpt: 'A short summary shown on blog cards.',
     category,
     tags: ['test', 'webhook', 'writing-tool'],
-    slug: undefined,
-    image_url: undefined,
   };
 }
 
@@ -90,7 +88,7 @@ export function examplePayload(category: string | undefined, fields: { title?: s
 export type WebhookTestResult = { ok: true; postId: string } | { ok: false; text: string };
 
 /** Sends a test delivery for the organization. Rejects only on a network failure. */
-export async function sendTestWebhook(client: SupabaseClient, organizationId: string, payload: WebhookPayload): Promise<WebhookTestResult> {
+export async function sendTestWebhook(client: SupabaseClient, organizationId: string, payload: WebhookPayloadInput): Promise<WebhookTestResult> {
   const answer = await postAdminFunction(client, '/api/admin/webhook-test', { organization_id: organizationId, payload });
   const postId = (answer.body as { post_id?: unknown } | null)?.post_id;
   if (answer.ok && typeof postId === 'string') return { ok: true, postId };

@@ -62,3 +62,5 @@ export const WebhookTestRequestSchema = z
   })
   .strict();
 export type WebhookTestRequest = z.infer<typeof WebhookTestRequestSchema>;
+/** A payload as sent (before the schema's defaults and transforms). */
+export type WebhookPayloadInput = z.input<typeof WebhookPayloadSchema>;
