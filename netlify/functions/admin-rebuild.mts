@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { RebuildRequestSchema } from '../../src/schemas/organization.ts';
-import { handleAdminRequest } from './_shared/admin-request.ts';
+import { adminEndpoint } from './_shared/admin-endpoint.ts';
 import { HttpError } from './_shared/http.ts';
 import { requestRebuild } from './_shared/rebuilds.ts';
 import { serviceClient } from './_shared/supabase.ts';
@@ -11,7 +11,7 @@ import { serviceClient } from './_shared/supabase.ts';
  * others as `requestRebuild` describes.
  */
 export default (req: Request): Promise<Response> =>
-  handleAdminRequest(req, 'Rebuild request', RebuildRequestSchema, async ({ organization_id, reason }) => {
+  adminEndpoint(req, RebuildRequestSchema, 'Rebuild request', async ({ organization_id, reason }) => {
     const client = serviceClient();
     const { data: org, error } = await client.from('organizations').select('id, slug').eq('id', organization_id).maybeSingle();
     if (error) throw new Error(`Organization ${organization_id} lookup failed: ${error.message}`);

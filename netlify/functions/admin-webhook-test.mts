@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { WebhookTestRequestSchema } from '../../src/schemas/webhook.ts';
-import { handleAdminRequest } from './_shared/admin-request.ts';
+import { adminEndpoint } from './_shared/admin-endpoint.ts';
 import { HttpError } from './_shared/http.ts';
 import { serviceClient } from './_shared/supabase.ts';
 import { deliverWebhookPost, DeliveryProblem, type DeliveryOrganization } from './_shared/webhook-delivery.ts';
@@ -12,7 +12,7 @@ import { deliverWebhookPost, DeliveryProblem, type DeliveryOrganization } from '
  * answer is the webhook's: `{ post_id, status, url }` (201 new, 200 updated), or `{ message }`.
  */
 export default (req: Request): Promise<Response> =>
-  handleAdminRequest(req, 'Webhook test', WebhookTestRequestSchema, async ({ organization_id, payload }) => {
+  adminEndpoint(req, WebhookTestRequestSchema, 'Webhook test', async ({ organization_id, payload }) => {
     const client = serviceClient();
     const { data: org, error } = await client.from('organizations').select('id, slug, domain').eq('id', organization_id).maybeSingle();
     if (error) throw new Error(`Organization ${organization_id} lookup failed: ${error.message}`);

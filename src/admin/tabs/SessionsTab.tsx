@@ -20,20 +20,28 @@ export default function SessionsTab({ organization }: AdminTabProps) {
   const [pending, setPending] = useState<MemberSession | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const refresh = useCallback(async () => {
-    setLoad({ state: 'loading' });
-    try {
-      setLoad({ state: 'ready', sessions: await listMemberSessions(supabaseBrowser(), organization.id) });
-    } catch (error) {
-      console.error(error);
-      setLoad({ state: 'error' });
-      toast({ title: 'Error', description: 'Failed to fetch active sessions', variant: 'destructive' });
-    }
-  }, [organization.id]);
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
-    void refresh();
-  }, [refresh]);
+    let current = true;
+    listMemberSessions(supabaseBrowser(), organization.id).then(
+      (sessions) => current && setLoad({ state: 'ready', sessions }),
+      (error: unknown) => {
+        console.error(error);
+        if (!current) return;
+        setLoad({ state: 'error' });
+        toast({ title: 'Error', description: 'Failed to fetch active sessions', variant: 'destructive' });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [organization.id, attempt]);
+
+  const refresh = useCallback(() => {
+    setLoad({ state: 'loading' });
+    setAttempt((n) => n + 1);
+  }, []);
 
   async function confirmTerminate() {
     if (!pending) return;
@@ -42,7 +50,7 @@ export default function SessionsTab({ organization }: AdminTabProps) {
       await terminateSession(supabaseBrowser(), pending.session_id);
       toast({ title: 'Session Terminated', description: 'User session has been terminated successfully' });
       setPending(null);
-      await refresh();
+      refresh();
     } catch (error) {
       console.error(error);
       toast({ title: 'Error', description: 'Failed to terminate session', variant: 'destructive' });
@@ -58,13 +66,13 @@ export default function SessionsTab({ organization }: AdminTabProps) {
         title="Active Sessions"
         description="Monitor and manage user sessions"
         actions={
-          <Button variant="outline" onClick={() => void refresh()} disabled={load.state === 'loading'}>
+          <Button variant="outline" onClick={refresh} disabled={load.state === 'loading'}>
             Refresh
           </Button>
         }
       />
       {load.state === 'loading' && <Skeleton rows={4} label="Loading sessions..." />}
-      {load.state === 'error' && <ErrorState message="Failed to fetch active sessions" onRetry={() => void refresh()} />}
+      {load.state === 'error' && <ErrorState message="Failed to fetch active sessions" onRetry={refresh} />}
       {load.state === 'ready' && (
         <>
           <p className="mb-3 text-sm text-muted-foreground" aria-live="polite">

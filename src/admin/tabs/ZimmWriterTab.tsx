@@ -29,20 +29,27 @@ const DOCS_URL = '/docs/zimmwriter-webhook-setup';
 
 type Loaded<T> = { state: 'loading' } | { state: 'error' } | { state: 'ready'; value: T };
 
+/** Loads `load()` now and whenever it changes; `reload` shows the loading state and loads again. */
 function useLoaded<T>(load: () => Promise<T>): [Loaded<T>, () => Promise<void>] {
   const [value, setValue] = useState<Loaded<T>>({ state: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let current = true;
+    load().then(
+      (loaded) => current && setValue({ state: 'ready', value: loaded }),
+      (error: unknown) => {
+        console.error(error);
+        if (current) setValue({ state: 'error' });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [load, attempt]);
   const reload = useCallback(async () => {
     setValue({ state: 'loading' });
-    try {
-      setValue({ state: 'ready', value: await load() });
-    } catch (error) {
-      console.error(error);
-      setValue({ state: 'error' });
-    }
-  }, [load]);
-  useEffect(() => {
-    void reload();
-  }, [reload]);
+    setAttempt((n) => n + 1);
+  }, []);
   return [value, reload];
 }
 
