@@ -35,7 +35,7 @@ test('ZimmWriter: the test form creates a post, and the token rotates behind a c
   const title = `E2E webhook ${Date.now().toString(36)}`;
   await signIn(page, SEED_ADMIN);
   await openTab(page, 'zimmwriter', 'ZimmWriter Integration');
-  await expect(page.getByLabel('Webhook URL')).toHaveValue(/\/api\/webhooks\/zimmwriter\/•+$/);
+  await expect(page.getByRole('textbox', { name: 'Webhook URL' })).toHaveValue(/\/api\/webhooks\/zimmwriter\/•+$/);
   await expect(page.getByRole('link', { name: /View Documentation/ })).toHaveAttribute('target', '_blank');
 
   await page.getByLabel('Title').fill(title);
@@ -51,7 +51,7 @@ test('ZimmWriter: the test form creates a post, and the token rotates behind a c
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText('24 hours');
     await dialog.getByRole('button', { name: 'Rotate Token' }).click();
-    await expect(page.getByLabel('Webhook URL')).toHaveValue(/\/api\/webhooks\/zimmwriter\/whk_[0-9a-f]{64}$/);
+    await expect(page.getByRole('textbox', { name: 'Webhook URL' })).toHaveValue(/\/api\/webhooks\/zimmwriter\/whk_[0-9a-f]{64}$/);
     await expect(page.getByRole('button', { name: 'Copy webhook URL' })).toBeVisible();
   } finally {
     await service.from('webhook_integrations').update({ token_hash: SEED_TOKEN_HASH, previous_token_hash: null, previous_token_expires_at: null, rotated_at: null }).eq('organization_id', SCALE_PRO_ID);
