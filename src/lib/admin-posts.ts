@@ -177,24 +177,3 @@ export async function deletePost(client: SupabaseClient, post: Pick<AdminPost, '
     organization_id: post.organization_id,
   });
 }
-
-/** Asks for a rebuild of the organization's site through POST /api/admin/rebuild (editors and admins). */
-export async function requestSiteRebuild(
-  client: SupabaseClient,
-  organizationId: string,
-  reason: string,
-  fetchImpl: typeof fetch = fetch,
-): Promise<void> {
-  const { data } = await client.auth.getSession();
-  const token = data.session?.access_token;
-  if (!token) throw new Error('You must be logged in to request a rebuild.');
-  const response = await fetchImpl('/api/admin/rebuild', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ organization_id: organizationId, reason }),
-  });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as { message?: string } | null;
-    throw new Error(body?.message ?? `The rebuild request failed (${response.status})`);
-  }
-}

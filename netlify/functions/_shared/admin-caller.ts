@@ -13,8 +13,17 @@ export interface AdminCaller {
   email: string;
 }
 
-/** Resolves the caller or throws 401 (no or bad token) / 403 (not an active admin of `organizationId`). */
-export async function requireOrganizationAdmin(req: Request, organizationId: string): Promise<AdminCaller> {
+/** The least role a function requires: `editor` admits editors and admins. */
+export type RequiredRole = 'admin' | 'editor';
+
+const roleCheck = { admin: 'is_org_admin', editor: 'is_org_editor' } as const;
+const roleRefusal = {
+  admin: 'Admin privileges required for this organization.',
+  editor: 'Only editors and admins of this organization can do this.',
+} as const;
+
+/** Resolves the caller or throws 401 (no or bad token) / 403 (not an active `role` of `organizationId`). */
+export async function requireOrganizationRole(req: Request, organizationId: string, role: RequiredRole = 'admin'): Promise<AdminCaller> {
   const token = /^Bearer (.+)$/i.exec(req.headers.get('authorization') ?? '')?.[1];
   if (!token) throw new HttpError(401, 'Sign in to continue.');
   const { url, anonKey } = publicSupabaseConfig(process.env);
@@ -24,8 +33,8 @@ export async function requireOrganizationAdmin(req: Request, organizationId: str
   });
   const { data: userData, error: userError } = await client.auth.getUser(token);
   if (userError || !userData.user) throw new HttpError(401, 'Your session has expired. Please log in again.');
-  const { data: isAdmin, error } = await client.rpc('is_org_admin', { org: organizationId });
-  if (error) throw new Error(`Checking admin rights of ${userData.user.id} failed: ${error.message}`);
-  if (isAdmin !== true) throw new HttpError(403, 'Admin privileges required for this organization.');
+  const { data: allowed, error } = await client.rpc(roleCheck[role], { org: organizationId });
+  if (error) throw new Error(`Checking the ${role} rights of ${userData.user.id} failed: ${error.message}`);
+  if (allowed !== true) throw new HttpError(403, roleRefusal[role]);
   return { id: userData.user.id, email: userData.user.email ?? '' };
 }

@@ -5,9 +5,9 @@ import {
   isPublicPost,
   listPosts,
   POSTS_PAGE_SIZE,
-  requestSiteRebuild,
   type StatusFilter,
 } from '../../lib/admin-posts';
+import { requestSiteRebuild } from '../../lib/admin-functions';
 import { supabaseBrowser } from '../../lib/supabase-browser';
 import { toast } from '../../stores/toast';
 import BlogShell, { buttonClass, fieldClass } from './BlogShell';

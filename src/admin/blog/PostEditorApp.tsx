@@ -7,10 +7,10 @@ import {
   type PostDraft,
   PostSaveError,
   renderPostContent,
-  requestSiteRebuild,
   SAVE_FAILED_MESSAGE,
   savePost,
 } from '../../lib/admin-posts';
+import { requestSiteRebuild } from '../../lib/admin-functions';
 import { slugify } from '../../lib/slug';
 import { supabaseBrowser } from '../../lib/supabase-browser';
 import type { PostStatus } from '../../schemas/post';
