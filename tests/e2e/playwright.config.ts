@@ -20,6 +20,9 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   timeout: 60_000,
+  // Two cores run the browser, the functions, the backend and Postgres at once: server round trips
+  // (sign-in refusals wait at least 400 ms on purpose) need more than the default 5 s under load.
+  expect: { timeout: 15_000 },
   forbidOnly: !!process.env.CI,
   reporter: process.env.TEST_REPORT_FILE
     ? [['list'], ['json', { outputFile: process.env.TEST_REPORT_FILE }]]
