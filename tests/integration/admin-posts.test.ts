@@ -171,7 +171,7 @@ describe('POST /api/admin/rebuild', () => {
     expect((await call(null, { organization_id: seed.scalePro, reason: `${marker} x` })).status).toBe(401);
     const invalid = await call(editor, { organization_id: 'nope', reason: '' });
     expect(invalid.status).toBe(400);
-    expect(((await invalid.json()) as { message: string }).message).toMatch(/Invalid rebuild request/);
+    expect(((await invalid.json()) as { message: string }).message).toMatch(/organization_id/);
     const { count } = await service.from('site_rebuild_requests').select('id', { count: 'exact', head: true }).eq('reason', `${marker} x`);
     expect(count).toBe(0);
   });

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check, db, EVERGREEN, must, removeTestRows, SCALE_PRO } from './support/webhook-backend.ts';
 import { seed, signedInClient } from './support/db-fixtures.ts';
 import webhookTest from '../../netlify/functions/admin-webhook-test.mts';
-import rebuild from '../../netlify/functions/admin-rebuild.mts';
 
 const since = new Date().toISOString();
 const slug = `admin-webhook-test-${Date.now().toString(36)}`;
@@ -68,19 +67,5 @@ describe('POST /api/admin/webhook-test', () => {
     expect(stored.content).not.toContain('<script');
     const delivery = must(await db.from('webhook_deliveries').select('status_code').eq('post_id', post_id).single(), 'delivery');
     expect(delivery.status_code).toBe(201);
-  });
-});
-
-describe('POST /api/admin/rebuild', () => {
-  it('records a rebuild request for an admin (202) and refuses others', async () => {
-    expect((await rebuild(post('/api/admin/rebuild', { organization_id: SCALE_PRO.id }))).status).toBe(401);
-    expect((await rebuild(post('/api/admin/rebuild', { organization_id: SCALE_PRO.id }, tokens.editor))).status).toBe(403);
-    expect((await rebuild(post('/api/admin/rebuild', { organization_id: 'x' }, tokens.admin))).status).toBe(400);
-    const res = await rebuild(post('/api/admin/rebuild', { organization_id: SCALE_PRO.id, reason: 'settings saved' }, tokens.admin));
-    expect(res.status).toBe(202);
-    const { request_id } = (await res.json()) as { request_id: string };
-    const row = must(await db.from('site_rebuild_requests').select('organization_id, reason').eq('id', request_id).single(), 'request');
-    expect(row).toEqual({ organization_id: SCALE_PRO.id, reason: 'settings saved' });
-    check(await db.from('site_rebuild_requests').delete().eq('id', request_id), 'remove request');
   });
 });
