@@ -4,7 +4,7 @@
  * the webhook test stores a post through the webhook's own delivery path.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { check, db, EVERGREEN, must, removeTestRows, SCALE_PRO } from './support/webhook-backend.ts';
+import { db, EVERGREEN, must, removeTestRows, SCALE_PRO } from './support/webhook-backend.ts';
 import { seed, signedInClient } from './support/db-fixtures.ts';
 import webhookTest from '../../netlify/functions/admin-webhook-test.mts';
 
