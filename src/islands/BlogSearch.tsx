@@ -28,6 +28,15 @@ async function runSearch(query: string, page: number): Promise<Extract<State, { 
   return { kind: 'done', query, page, total: results.length, posts: posts.filter(Boolean) };
 }
 
+/** The search the address asks for: `q` trimmed (blank: nothing to search) and the 1-based `page`. */
+async function searchFromAddress(search: string): Promise<State> {
+  const query = searchQuery(search);
+  if (!query) return { kind: 'blank' };
+  const page = Math.max(1, Number.parseInt(new URLSearchParams(search).get('page') ?? '1', 10) || 1);
+  document.title = `Search results for "${query}" | ${document.title.split(' | ').pop()}`;
+  return runSearch(query, page);
+}
+
 function Skeletons() {
   return (
     <ul className="grid gap-6 md:grid-cols-2" aria-hidden="true" data-skeletons>
@@ -53,14 +62,7 @@ export default function BlogSearch() {
   const [state, setState] = useState<State>({ kind: 'loading' });
 
   useEffect(() => {
-    const query = searchQuery(location.search);
-    if (!query) {
-      setState({ kind: 'blank' });
-      return;
-    }
-    const page = Math.max(1, Number.parseInt(new URLSearchParams(location.search).get('page') ?? '1', 10) || 1);
-    document.title = `Search results for "${query}" | ${document.title.split(' | ').pop()}`;
-    runSearch(query, page).then(setState, (error: Error) => {
+    searchFromAddress(location.search).then(setState, (error: Error) => {
       console.error('Blog search failed', error);
       setState({ kind: 'error', message: 'The search index could not be loaded.' });
     });

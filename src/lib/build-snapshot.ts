@@ -50,7 +50,7 @@ function loadSnapshot<T>(file: string, schema: z.ZodType<T>, readError: Error): 
   try {
     stored = JSON.parse(readFileSync(file, 'utf8'));
   } catch (cause) {
-    throw new Error(`${readError.message}; and BLOG_USE_SNAPSHOT=1 found no usable snapshot at ${file}: ${(cause as Error).message}`, { cause: readError });
+    throw new Error(`${readError.message}; and BLOG_USE_SNAPSHOT=1 found no usable snapshot at ${file}: ${(cause as Error).message}`, { cause });
   }
   const parsed = schema.safeParse(stored.value);
   if (!parsed.success) throw new Error(`${readError.message}; and the snapshot ${file} no longer matches the expected shape`, { cause: readError });
