@@ -19,5 +19,7 @@ export const GET: APIRoute = async ({ site }) => {
       categories: [post.categoryName, ...post.tags],
     })),
     customData: '<language>en-us</language>',
+    // Links as the site writes them (no trailing slash), matching canonical URLs and the sitemap.
+    trailingSlash: false,
   });
 };
