@@ -1,4 +1,5 @@
 // @ts-check
+import { rm } from 'node:fs/promises';
 import { defineConfig } from 'astro/config';
 import netlify from '@astrojs/netlify';
 import react from '@astrojs/react';
@@ -9,14 +10,40 @@ import { inSitemap, withoutTrailingSlash } from './src/lib/sitemap.ts';
 
 const movedPosts = blogRedirects();
 
-// Every public page is prerendered (DESIGN.md decision 1); the Netlify adapter
-// only adds redirects and headers to the static output.
+/**
+ * Every public page is prerendered (DESIGN.md decision 1); the Netlify adapter only adds redirects and
+ * headers to the static output. Astro 7 marks any build with an adapter as "server", so the adapter also
+ * emits a catch-all `/*` SSR function; Netlify then routes every path our own functions serve
+ * (`/api/...`) and every unknown path to it. With no on-demand page there is nothing for it to render:
+ * remove it, so Netlify serves `404.html` and our functions directly.
+ */
+function staticOnly() {
+  /** @type {string[]} */
+  let onDemand = [];
+  return {
+    name: 'static-only',
+    hooks: {
+      /** @param {{ routes: { isPrerendered: boolean; origin: string; pattern: string }[] }} params */
+      'astro:routes:resolved': ({ routes }) => {
+        onDemand = routes.filter((r) => !r.isPrerendered && r.origin !== 'internal').map((r) => r.pattern);
+      },
+      /** @param {{ logger: import('astro').AstroIntegrationLogger }} params */
+      'astro:build:done': async ({ logger }) => {
+        if (onDemand.length) throw new Error(`On-demand routes need the SSR function: ${onDemand.join(', ')}`);
+        await rm(new URL('./.netlify/v1/functions/ssr', import.meta.url), { recursive: true, force: true });
+        logger.info('Removed the SSR function: every page is prerendered');
+      },
+    },
+  };
+}
+
 export default defineConfig({
   site: process.env.SITE_URL ?? process.env.URL ?? 'http://localhost:8888',
   output: 'static',
   adapter: netlify(),
   integrations: [
     react(),
+    staticOnly(),
     movedPosts.integration,
     sitemap({
       filter: (page) => inSitemap(page, movedPosts.movedPaths),

@@ -40,14 +40,5 @@ export function blankAsUndefined<T extends z.ZodType>(schema: T) {
   return z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema.optional());
 }
 
-/** Creates a slug from a title: lower case, runs of other characters become one hyphen, ends trimmed. */
-export function slugify(title: string): string {
-  return title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 200)
-    .replace(/-+$/, '');
-}
+/** Slugs are made in src/lib/slug.ts; re-exported here for the forms that import the schemas. */
+export { slugify } from '../lib/slug.ts';

@@ -1,0 +1,23 @@
+/** What the sign-in and invitation functions share: where Auth is, and how they answer. */
+import { publicSupabaseConfig, serviceSupabaseConfig } from '../../../src/lib/supabase-config.ts';
+import type { Notice } from '../../../src/lib/auth-messages.ts';
+import type { AuthEndpoint } from '../../../src/lib/sign-in.ts';
+
+/** Supabase Auth as the functions reach it (the server-side URL, the public anon key). */
+export function authEndpoint(env: Record<string, string | undefined> = process.env): AuthEndpoint {
+  return { url: serviceSupabaseConfig(env).url, anonKey: publicSupabaseConfig(env).anonKey };
+}
+
+/** A JSON answer `{ title, message, ...extra }`: the toast the browser shows, plus data for the flow. */
+export function noticeResponse(status: number, notice: Notice, extra: Record<string, unknown> = {}, headers?: HeadersInit): Response {
+  return Response.json({ title: notice.title, message: notice.description, ...extra }, { status, headers });
+}
+
+/**
+ * Waits until at least `floorMs` have passed since `startedAt`, so refusals take about the same time whether
+ * the address is unknown, the password wrong or the account locked (no timing hint about accounts).
+ */
+export async function answerNoSoonerThan(startedAt: number, floorMs: number): Promise<void> {
+  const remaining = startedAt + floorMs - Date.now();
+  if (remaining > 0) await new Promise((resolve) => setTimeout(resolve, remaining));
+}

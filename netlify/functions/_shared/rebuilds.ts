@@ -1,0 +1,155 @@
+/**
+ * Site rebuild requests: the one way publishing, editing, deleting and settings saves ask for a new build of
+ * an organization's static site.
+ *
+ * How a burst becomes one build, in a serverless world with no process that outlives a request:
+ * 1. `requestRebuild` records a `pending` row in site_rebuild_requests (one per request, so each is visible)
+ *    and then makes one immediate flush attempt for that organization.
+ * 2. A flush (`flushDueRebuilds`) asks Postgres (`claim_due_site_rebuilds`) for the organizations whose
+ *    newest pending request is older than the quiet window (REBUILD_QUIET_WINDOW_MS, default 60 s), or whose
+ *    oldest is older than ten windows. The claim marks all their pending rows `sent` with one batch id in one
+ *    UPDATE, so concurrent flushers (other function invocations) never claim a request twice: a burst of
+ *    requests inside the window becomes exactly one call.
+ * 3. The scheduled function publish-scheduled runs every minute and flushes every due organization, so the
+ *    call happens at most about a minute after the window closes. The immediate attempt in step 1 only sends
+ *    when the window has already passed (a zero window, or requests left over while the scheduler was down).
+ * 4. The batch goes to the organization's Netlify build hook (site_rebuild_settings.build_hook_url, never
+ *    exposed to visitors), retried with exponential backoff; the outcome (`succeeded` / `failed` with the
+ *    error, attempts) is written onto every request of the batch. With no hook configured and a local
+ *    backend (a loopback SUPABASE_URL), the same trigger runs `npm run build` with SITE_ORG=<slug> in the
+ *    background instead and records how it finished; elsewhere the batch is `skipped` with the reason.
+ */
+import { spawn } from 'node:child_process';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { serviceSupabaseConfig } from '../../../src/lib/supabase-config.ts';
+
+/** The organization a rebuild is for. */
+export type RebuildOrganization = { id: string; slug: string };
+
+/** One claimed batch of coalesced requests and what became of it. */
+export type RebuildBatch = {
+  batch_id: string;
+  organization_id: string;
+  organization_slug: string;
+  build_hook_url: string | null;
+  request_count: number;
+  reasons: string[];
+};
+export type FlushedBatch = RebuildBatch & { outcome: 'succeeded' | 'failed' | 'skipped' | 'building'; error?: string };
+
+const DEFAULT_QUIET_WINDOW_MS = 60_000;
+const HOOK_ATTEMPTS = 3;
+const HOOK_TIMEOUT_MS = 4_000;
+const DEFAULT_RETRY_BASE_MS = 500;
+
+type Env = Record<string, string | undefined>;
+
+/** REBUILD_QUIET_WINDOW_MS, or the 60 s default. */
+export function quietWindowMs(env: Env = process.env): number {
+  const value = Number(env.REBUILD_QUIET_WINDOW_MS);
+  return env.REBUILD_QUIET_WINDOW_MS !== undefined && Number.isInteger(value) && value >= 0 ? value : DEFAULT_QUIET_WINDOW_MS;
+}
+
+/**
+ * Records a rebuild request for the organization and flushes it at once if its quiet window has already
+ * passed (otherwise the scheduled flush sends it). Returns the request id and any batches flushed now.
+ */
+export async function requestRebuild(
+  client: SupabaseClient,
+  org: RebuildOrganization,
+  reason: string,
+  env: Env = process.env,
+): Promise<{ requestId: string; flushed: FlushedBatch[] }> {
+  const { data, error } = await client
+    .from('site_rebuild_requests')
+    .insert({ organization_id: org.id, reason: reason.slice(0, 200) })
+    .select('id')
+    .single();
+  if (error) throw new Error(`Could not record the rebuild request of ${org.slug} (${reason}): ${error.message}`);
+  const flushed = await flushDueRebuilds(client, { organizationId: org.id, env });
+  return { requestId: (data as { id: string }).id, flushed };
+}
+
+/** Claims every due batch (of one organization, or all) and sends each; returns what happened to them. */
+export async function flushDueRebuilds(
+  client: SupabaseClient,
+  options: { organizationId?: string; env?: Env } = {},
+): Promise<FlushedBatch[]> {
+  const env = options.env ?? process.env;
+  const { data, error } = await client.rpc('claim_due_site_rebuilds', {
+    p_quiet_window_ms: quietWindowMs(env),
+    p_organization_id: options.organizationId ?? null,
+  });
+  if (error) throw new Error(`Could not claim due rebuild requests: ${error.message}`);
+  return Promise.all((data as RebuildBatch[]).map((batch) => sendBatch(client, batch, env)));
+}
+
+async function sendBatch(client: SupabaseClient, batch: RebuildBatch, env: Env): Promise<FlushedBatch> {
+  if (batch.build_hook_url) {
+    const { attempts, error } = await callBuildHook(batch, env);
+    const outcome = error ? 'failed' : 'succeeded';
+    await recordOutcome(client, batch.batch_id, { status: outcome, attempts, error: error ?? null });
+    if (error) console.error(`Rebuild of ${batch.organization_slug} failed after ${attempts} attempts: ${error}`);
+    return { ...batch, outcome, error };
+  }
+  if (isLocalBackend(env)) {
+    startLocalBuild(client, batch, env);
+    return { ...batch, outcome: 'building' };
+  }
+  const reason = 'No build hook configured for this organization';
+  await recordOutcome(client, batch.batch_id, { status: 'skipped', attempts: 0, error: reason });
+  return { ...batch, outcome: 'skipped', error: reason };
+}
+
+/** POSTs to the build hook, retrying failures (network or non-2xx) with exponential backoff. */
+async function callBuildHook(batch: RebuildBatch, env: Env): Promise<{ attempts: number; error?: string }> {
+  const url = new URL(batch.build_hook_url as string);
+  // Shown in Netlify's deploy list: why this build ran.
+  url.searchParams.set('trigger_title', `${batch.request_count} change(s): ${batch.reasons.join(', ')}`.slice(0, 200));
+  const retryBaseMs = Number(env.REBUILD_RETRY_BASE_MS ?? DEFAULT_RETRY_BASE_MS);
+  let lastError = '';
+  for (let attempt = 1; attempt <= HOOK_ATTEMPTS; attempt += 1) {
+    try {
+      const response = await fetch(url, { method: 'POST', body: '{}', signal: AbortSignal.timeout(HOOK_TIMEOUT_MS) });
+      if (response.ok) return { attempts: attempt };
+      lastError = `Build hook answered ${response.status} ${response.statusText}`.trim();
+    } catch (error) {
+      lastError = `Build hook unreachable: ${(error as Error).message}`;
+    }
+    if (attempt < HOOK_ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, retryBaseMs * 2 ** (attempt - 1)));
+  }
+  return { attempts: HOOK_ATTEMPTS, error: lastError };
+}
+
+/** True when the functions talk to a backend on this machine, i.e. local development. */
+function isLocalBackend(env: Env): boolean {
+  const { hostname } = new URL(serviceSupabaseConfig(env).url);
+  return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
+}
+
+/** Runs the organization's site build in the background and records how it finished. */
+function startLocalBuild(client: SupabaseClient, batch: RebuildBatch, env: Env): void {
+  const child = spawn('npm', ['run', 'build'], {
+    cwd: process.cwd(),
+    env: { ...process.env, ...env, SITE_ORG: batch.organization_slug },
+    stdio: 'ignore',
+  });
+  const finish = (error: string | null) =>
+    recordOutcome(client, batch.batch_id, { status: error ? 'failed' : 'succeeded', attempts: 1, error }).catch((cause: Error) =>
+      console.error(`Could not record the local build of ${batch.organization_slug}: ${cause.message}`),
+    );
+  child.on('error', (error) => void finish(`Local build could not start: ${error.message}`));
+  child.on('exit', (code, signal) => void finish(code === 0 ? null : `Local build exited with ${signal ?? `code ${code}`}`));
+}
+
+async function recordOutcome(
+  client: SupabaseClient,
+  batchId: string,
+  outcome: { status: 'succeeded' | 'failed' | 'skipped'; attempts: number; error: string | null },
+): Promise<void> {
+  const { error } = await client
+    .from('site_rebuild_requests')
+    .update({ ...outcome, error: outcome.error?.slice(0, 2000) ?? null, finished_at: new Date().toISOString() })
+    .eq('batch_id', batchId);
+  if (error) throw new Error(`Could not record the outcome of rebuild batch ${batchId}: ${error.message}`);
+}

@@ -1,0 +1,50 @@
+import type { Config, Context } from '@netlify/functions';
+import { AUTH_MESSAGES } from '../../src/lib/auth-messages.ts';
+import { clientInfoFrom } from '../../src/lib/login-attempts.ts';
+import { signInAdmin } from '../../src/lib/sign-in.ts';
+import { AUTH_REQUEST_MAX_BYTES, SignInSchema } from '../../src/schemas/auth.ts';
+import { answerNoSoonerThan, authEndpoint, noticeResponse } from './_shared/auth-responses.ts';
+import { HttpError, readJson } from './_shared/http.ts';
+import { serviceClient } from './_shared/supabase.ts';
+
+/** Every refusal takes at least this long, longer than a password check, so timing reveals no account. */
+export const REFUSAL_FLOOR_MS = 400;
+
+/**
+ * POST /api/auth/sign-in `{ email, password }`: admin sign-in with attempt recording and lockout.
+ * 200 `{ title, message, session }` for an active admin; 401 bad credentials; 403 not an active admin (the
+ * session is ended); 429 locked out; 400 malformed; 413 over 10 KB; 500 Auth unreachable.
+ */
+export default async (req: Request, context?: Pick<Context, 'ip'>) => {
+  const startedAt = Date.now();
+  try {
+    const body = SignInSchema.safeParse(await readJson(req, { maxBytes: AUTH_REQUEST_MAX_BYTES }));
+    if (!body.success) {
+      return noticeResponse(400, { title: 'Invalid Request', description: body.error.issues[0]?.message ?? 'Email and password are required.' });
+    }
+    const client = clientInfoFrom(req.headers, context?.ip);
+    const outcome = await signInAdmin(serviceClient(), authEndpoint(), body.data, client);
+    if (outcome.kind === 'granted') {
+      const { access_token, refresh_token, expires_at, expires_in, token_type } = outcome.session;
+      return noticeResponse(200, AUTH_MESSAGES.granted, { session: { access_token, refresh_token, expires_at, expires_in, token_type } });
+    }
+    await answerNoSoonerThan(startedAt, REFUSAL_FLOOR_MS);
+    switch (outcome.kind) {
+      case 'denied':
+        return noticeResponse(401, AUTH_MESSAGES.denied);
+      case 'not-admin':
+        return noticeResponse(403, AUTH_MESSAGES.notAdmin);
+      case 'locked': {
+        const retryAfter = Math.max(1, Math.ceil((outcome.until.getTime() - Date.now()) / 1000));
+        return noticeResponse(429, AUTH_MESSAGES.lockedOut, {}, { 'retry-after': String(retryAfter) });
+      }
+    }
+  } catch (error) {
+    if (error instanceof HttpError) return noticeResponse(error.status, { title: 'Invalid Request', description: error.message });
+    // Only the error's message: the request body (with the password) is never logged.
+    console.error('sign-in failed:', error instanceof Error ? error.message : String(error));
+    return noticeResponse(500, AUTH_MESSAGES.authError);
+  }
+};
+
+export const config: Config = { path: '/api/auth/sign-in', method: 'POST' };

@@ -1,0 +1,39 @@
+import type { Config } from '@netlify/functions';
+import { flushDueRebuilds, requestRebuild } from './_shared/rebuilds.ts';
+import { serviceClient } from './_shared/supabase.ts';
+
+/**
+ * Every minute: publishes the scheduled posts whose time has come (publish_due_posts), requests a rebuild
+ * of each affected organization's site, and sends every rebuild whose quiet window has passed (see
+ * _shared/rebuilds.ts for why the flush lives here). Answers a summary, for logs and tests.
+ */
+export default async (_req: Request): Promise<Response> => {
+  const client = serviceClient();
+  const { data: published, error } = await client.rpc('publish_due_posts');
+  if (error) throw new Error(`publish-scheduled: publish_due_posts failed: ${error.message}`);
+  const posts = published as { post_id: string; organization_id: string }[];
+
+  const orgIds = [...new Set(posts.map((post) => post.organization_id))];
+  if (orgIds.length > 0) {
+    const { data: orgs, error: orgError } = await client.from('organizations').select('id, slug').in('id', orgIds);
+    if (orgError) throw new Error(`publish-scheduled: organizations lookup failed: ${orgError.message}`);
+    for (const org of orgs as { id: string; slug: string }[]) {
+      const count = posts.filter((post) => post.organization_id === org.id).length;
+      console.log(`publish-scheduled: published ${count} scheduled post(s) of ${org.slug}`);
+      await requestRebuild(client, org, `${count} scheduled post(s) published`);
+    }
+  }
+
+  const flushed = await flushDueRebuilds(client);
+  for (const batch of flushed) {
+    console.log(`publish-scheduled: rebuild of ${batch.organization_slug} (${batch.request_count} request(s)): ${batch.outcome}${batch.error ? ` (${batch.error})` : ''}`);
+  }
+  return Response.json({
+    published: posts.map((post) => post.post_id),
+    rebuilds: flushed.map(({ batch_id, organization_slug, request_count, outcome, error: batchError }) => ({
+      batch_id, organization_slug, request_count, outcome, error: batchError,
+    })),
+  });
+};
+
+export const config: Config = { schedule: '* * * * *' };

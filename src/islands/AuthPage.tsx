@@ -1,0 +1,80 @@
+import { useEffect, useState } from 'react';
+import { $session, startSessionSync } from '../stores/session';
+import { toast } from '../stores/toast';
+import InvitationForm from './auth/InvitationForm';
+import NewPasswordForm from './auth/NewPasswordForm';
+import ResetRequestForm from './auth/ResetRequestForm';
+import SignInForm from './auth/SignInForm';
+
+type Mode =
+  | { kind: 'loading' }
+  | { kind: 'sign-in' }
+  | { kind: 'reset' }
+  | { kind: 'new-password'; email: string }
+  | { kind: 'invite'; token: string };
+
+const HEADINGS: Record<Mode['kind'], string> = {
+  loading: 'Admin Access',
+  'sign-in': 'Admin Access',
+  reset: 'Reset Password',
+  'new-password': 'Set New Password',
+  invite: 'Accept Invitation',
+};
+
+/**
+ * /auth: sign-in, 'Forgot your password?', the set-new-password form of reset links, and invitation links
+ * (`?invite={token}`). A visitor who is already signed in goes to / (spec public-site 2).
+ */
+/** What the URL says, read before supabase-js consumes a reset link's fragment (client-only island). */
+function readLink() {
+  const fragment = new URLSearchParams(window.location.hash.slice(1));
+  return {
+    invite: new URLSearchParams(window.location.search).get('invite'),
+    recovery: fragment.get('type') === 'recovery',
+    error: fragment.get('error_description'),
+  };
+}
+
+export default function AuthPage() {
+  const [link] = useState(readLink);
+  const [mode, setMode] = useState<Mode>(() => (link.invite ? { kind: 'invite', token: link.invite } : { kind: 'loading' }));
+
+  useEffect(() => {
+    startSessionSync();
+    if (link.invite) return;
+    if (link.error) {
+      toast({ title: 'Reset Link Invalid', description: link.error, variant: 'destructive' });
+      window.history.replaceState(null, '', '/auth');
+    }
+    let decided = false;
+    return $session.subscribe((state) => {
+      if (decided || state.status === 'loading') return;
+      decided = true;
+      const email = state.session?.user.email;
+      if ((link.recovery || state.recovery) && email) setMode({ kind: 'new-password', email });
+      else if (state.status === 'signed-in') window.location.replace('/');
+      else setMode({ kind: 'sign-in' });
+    });
+  }, [link]);
+
+  const toSignIn = () => {
+    if (mode.kind === 'invite') window.history.replaceState(null, '', '/auth');
+    setMode({ kind: 'sign-in' });
+  };
+
+  return (
+    <div className="rounded-xl border border-border p-6 shadow-sm sm:p-8">
+      <h1 className="text-2xl font-bold">{HEADINGS[mode.kind]}</h1>
+      <div className="mt-6">
+        {mode.kind === 'loading' && <p className="text-muted-foreground">Loading…</p>}
+        {mode.kind === 'sign-in' && <SignInForm onForgotPassword={() => setMode({ kind: 'reset' })} />}
+        {mode.kind === 'reset' && <ResetRequestForm onBack={toSignIn} />}
+        {mode.kind === 'new-password' && <NewPasswordForm email={mode.email} onDone={toSignIn} />}
+        {mode.kind === 'invite' && <InvitationForm token={mode.token} onSignIn={toSignIn} />}
+      </div>
+      <a href="/" className="mt-6 inline-block text-sm text-muted-foreground underline-offset-4 hover:underline">
+        ← Back to Home
+      </a>
+    </div>
+  );
+}

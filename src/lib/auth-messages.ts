@@ -1,0 +1,59 @@
+/**
+ * The words the sign-in, reset and invitation flows show (spec public-site 8, back-office 8), in one place
+ * so the functions, the islands and the tests say exactly the same thing.
+ */
+
+/** A toast's text: a short title and one sentence. */
+export interface Notice {
+  title: string;
+  description: string;
+}
+
+export const AUTH_MESSAGES = {
+  /** Wrong password, unknown address, unconfirmed or banned account: one answer that reveals nothing. */
+  denied: { title: 'Admin Access Denied', description: 'Invalid credentials or insufficient privileges.' },
+  /** Right password, but not an active admin: the new session is ended at once. */
+  notAdmin: { title: 'Access Denied', description: 'Admin privileges required.' },
+  granted: { title: 'Admin Access Granted', description: 'Welcome to the administrative dashboard.' },
+  /** Too many failures for one address; says nothing about whether the account exists. */
+  lockedOut: {
+    title: 'Too Many Attempts',
+    description: 'Too many failed sign-in attempts. Please wait 15 minutes before trying again.',
+  },
+  /** The sign-in could not be checked at all (backend unreachable, unexpected answer). */
+  authError: { title: 'Authentication Error', description: 'Unable to verify credentials. Please try again.' },
+  resetSent: { title: 'Reset Email Sent', description: 'Check your email for password reset instructions.' },
+  resetError: { title: 'Error', description: 'Unable to send reset email. Please try again.' },
+  /** Title of a reset the Auth server refused; the description is the server's message. */
+  resetFailedTitle: 'Reset Failed',
+  passwordUpdateFailedTitle: 'Password Update Failed',
+  sessionExpired: { title: 'Session Expired', description: 'Your session has expired. Please log in again.' },
+  dashboardDenied: {
+    title: 'Access Denied',
+    description: 'Admin privileges required or account inactive.',
+  },
+  invitationUnknown: {
+    title: 'Invitation Not Found',
+    description: 'This invitation link is not valid. Check that you opened the whole link from your email.',
+  },
+  invitationUsed: {
+    title: 'Invitation Already Used',
+    description: 'This invitation has already been accepted. Sign in with your email and password instead.',
+  },
+  invitationExpired: {
+    title: 'Invitation Expired',
+    description: 'This invitation has expired. Ask an administrator of the organization to invite you again.',
+  },
+  invitationAccountExists: {
+    title: 'Account Already Exists',
+    description: 'An account with this email already exists. Sign in with it, or ask an administrator for help.',
+  },
+} as const satisfies Record<string, Notice | string>;
+
+/** 'Welcome to {organization}': shown after accepting an invitation with a non-admin role. */
+export function invitationWelcome(organizationName: string, role: string): Notice {
+  return {
+    title: 'Invitation Accepted',
+    description: `Welcome to ${organizationName}. You are signed in as ${role}.`,
+  };
+}

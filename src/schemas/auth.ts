@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { EmailSchema } from './common.ts';
+
+/** Largest body the sign-in and invitation functions read; anything bigger is refused with 413. */
+export const AUTH_REQUEST_MAX_BYTES = 10 * 1024;
+
+/** Supabase Auth hashes passwords with bcrypt, which ignores everything after 72 bytes. */
+const PASSWORD_MAX_LENGTH = 72;
+
+/** The sign-in form and the body of `POST /api/auth/sign-in`. */
+export const SignInSchema = z
+  .object({
+    /** The account's address; compared case-insensitively. */
+    email: EmailSchema,
+    /** Checked by Supabase Auth only; never logged or stored by us. */
+    password: z.string().min(1, 'Password is required').max(PASSWORD_MAX_LENGTH),
+  })
+  .strict();
+export type SignIn = z.infer<typeof SignInSchema>;
+
+/** The 'Forgot your password?' form. */
+export const PasswordResetRequestSchema = z.object({ email: EmailSchema }).strict();
+export type PasswordResetRequest = z.infer<typeof PasswordResetRequestSchema>;
+
+/** A new password: the back office's rules (spec back-office 5), with its exact messages. */
+export const NewPasswordValueSchema = z
+  .string()
+  .min(8, 'Password must be at least 8 characters')
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`)
+  .regex(/[A-Z]/, 'Password must contain at least one uppercase letter')
+  .regex(/[a-z]/, 'Password must contain at least one lowercase letter')
+  .regex(/[0-9]/, 'Password must contain at least one number');
+
+/** The set-new-password form reached from a reset link: the confirmation must repeat the password. */
+export const NewPasswordSchema = z
+  .object({
+    newPassword: NewPasswordValueSchema,
+    confirmPassword: z.string(),
+  })
+  .refine((value) => value.newPassword === value.confirmPassword, {
+    message: "Passwords don't match",
+    path: ['confirmPassword'],
+  });
+export type NewPassword = z.infer<typeof NewPasswordSchema>;
+
+/**
+ * The secret in an invitation link (`/auth?invite={token}`): a random UUID for new invitations, but any
+ * URL-safe string is accepted so older or hand-made tokens keep working. Only its SHA-256 is stored.
+ */
+export const InvitationTokenSchema = z
+  .string()
+  .trim()
+  .min(8, 'The invitation link is incomplete')
+  .max(200, 'The invitation link is too long')
+  .regex(/^[A-Za-z0-9_-]+$/, 'The invitation link is malformed');
+
+/** The body of `POST /api/invitations/accept`. */
+export const AcceptInvitationSchema = z
+  .object({
+    token: InvitationTokenSchema,
+    /** The name the new member gives themselves (profiles.full_name). */
+    full_name: z.string().trim().min(1, 'Full name is required').max(120, 'Full name must be at most 120 characters'),
+    password: NewPasswordValueSchema,
+  })
+  .strict();
+export type AcceptInvitation = z.infer<typeof AcceptInvitationSchema>;

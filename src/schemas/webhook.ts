@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { HttpUrlSchema } from './common.ts';
+import { PostTagsSchema } from './post.ts';
+
+/**
+ * An optional payload field. The writing tool sends `false` (and sometimes null or '') for empty fields:
+ * all of them mean "not given".
+ */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z
+    .union([z.literal(false), z.null(), z.literal(''), schema])
+    .optional()
+    .transform((value) => (value === false || value === null || value === '' ? undefined : (value as z.output<T>)));
+
+/** Tags as a list or as one comma-separated string; trimmed, blanks and duplicates dropped, at most 20. */
+const TagsSchema = z
+  .union([z.array(z.string()), z.string().transform((list) => list.split(','))])
+  .transform((tags) => tags.map((tag) => tag.trim()).filter((tag) => tag !== ''))
+  .pipe(PostTagsSchema);
+
+/**
+ * The JSON body ZimmWriter posts to /api/webhooks/zimmwriter/{token}. No organization field: the token in
+ * the URL names the organization.
+ */
+export const WebhookPayloadSchema = z
+  .object({
+    /** The event; ZimmWriter sends `blog_post_created` for new and re-sent articles alike. */
+    webhook_name: optional(z.literal('blog_post_created')),
+    /** The article title (required). */
+    title: z.string().trim().min(1, 'Title is required').max(200),
+    /** The article as HTML; sanitized before it is stored. Wins over markdown when both are sent. */
+    html: optional(z.string().max(5_000_000)),
+    /** The article as Markdown; rendered to HTML (then sanitized) when no html is sent. */
+    markdown: optional(z.string().max(5_000_000)),
+    /** Summary shown on blog cards. */
+    excerpt: optional(z.string().trim().max(500)),
+    /** Category name, matched case-insensitively within the organization and created when missing. */
+    category: optional(z.string().trim().min(1).max(80)),
+    /** Tags, as a list or a comma-separated string. */
+    tags: optional(TagsSchema),
+    /** Wanted URL slug; normalized, and derived from the title when absent. Same slug = same post. */
+    slug: optional(z.string().trim().max(200)),
+    /** Featured image, an absolute http(s) URL. */
+    image_url: optional(HttpUrlSchema),
+    /**
+     * Inline image data. Not stored: a data URL in a row would be copied into every page that lists the
+     * post. The delivery log notes it was ignored; send image_url instead.
+     */
+    image_base64: optional(z.string()),
+  })
+  .refine((payload) => payload.html?.trim() || payload.markdown?.trim(), {
+    message: 'Either html or markdown is required',
+    path: ['html'],
+  });
+export type WebhookPayload = z.infer<typeof WebhookPayloadSchema>;

@@ -1,0 +1,86 @@
+/**
+ * `$session`: the signed-in user as supabase-js reports it (INITIAL_SESSION, SIGNED_IN, SIGNED_OUT,
+ * TOKEN_REFRESHED, USER_UPDATED, PASSWORD_RECOVERY, MFA_CHALLENGE_VERIFIED). supabase-js refreshes the token
+ * itself (autoRefreshToken); when a signed-in session is lost without the user signing out (the refresh
+ * failed, the session was ended by an admin), the user is told 'Session Expired' and sent to /auth.
+ */
+import type { AuthChangeEvent, Session } from '@supabase/supabase-js';
+import { atom } from 'nanostores';
+import { AUTH_MESSAGES } from '../lib/auth-messages.ts';
+import { supabaseBrowser } from '../lib/supabase-browser.ts';
+import { toastOnNextPage } from './toast.ts';
+
+export interface SessionState {
+  /** `loading` until supabase-js has read the stored session (INITIAL_SESSION). */
+  status: 'loading' | 'signed-in' | 'signed-out';
+  session: Session | null;
+  /** True after a reset link signed the user in: the page must ask for a new password. */
+  recovery: boolean;
+  lastEvent: AuthChangeEvent | null;
+}
+
+export const INITIAL_SESSION_STATE: SessionState = { status: 'loading', session: null, recovery: false, lastEvent: null };
+
+/** Starts at `loading` on every render; the session is read in the browser, after mount. */
+export const $session = atom<SessionState>(INITIAL_SESSION_STATE);
+
+/**
+ * The state after an auth event, and whether it means the session expired: a SIGNED_OUT that follows a
+ * signed-in state while the user did not ask to sign out.
+ */
+export function reduceSession(
+  previous: SessionState,
+  event: AuthChangeEvent,
+  session: Session | null,
+  signingOut: boolean,
+): { state: SessionState; expired: boolean } {
+  const signedOut = event === 'SIGNED_OUT' || !session;
+  return {
+    state: {
+      status: signedOut ? 'signed-out' : 'signed-in',
+      session: signedOut ? null : session,
+      recovery: signedOut ? false : event === 'PASSWORD_RECOVERY' || previous.recovery,
+      lastEvent: event,
+    },
+    expired: signedOut && previous.status === 'signed-in' && !signingOut,
+  };
+}
+
+let started = false;
+let signingOut = false;
+
+/** Subscribes `$session` to supabase-js once per page (islands call it on mount; later calls do nothing). */
+export function startSessionSync(): void {
+  if (started) return;
+  started = true;
+  supabaseBrowser().auth.onAuthStateChange((event, session) => {
+    const { state, expired } = reduceSession($session.get(), event, session, signingOut);
+    $session.set(state);
+    if (event === 'SIGNED_OUT') signingOut = false;
+    if (expired) sessionExpired();
+  });
+}
+
+/** Tells the user their session is gone and sends them to sign in again. */
+export function sessionExpired(): void {
+  toastOnNextPage({ ...AUTH_MESSAGES.sessionExpired, variant: 'destructive' });
+  window.location.assign('/auth');
+}
+
+/** Makes a session issued by our functions (sign-in, invitation) the browser's session. */
+export async function adoptSession(tokens: { access_token: string; refresh_token: string }): Promise<void> {
+  const { error } = await supabaseBrowser().auth.setSession(tokens);
+  if (error) throw new Error(`Adopting the new session failed: ${error.message}`, { cause: error });
+}
+
+/** Signs out on purpose (no 'Session Expired'); `local` ends this browser's session only. */
+export async function signOut(): Promise<void> {
+  signingOut = true;
+  const { error } = await supabaseBrowser().auth.signOut({ scope: 'local' });
+  if (error) console.warn('Sign-out reached the server with an error; the local session is cleared anyway:', error.message);
+}
+
+/** The recovery is over (the new password is set). */
+export function endRecovery(): void {
+  $session.set({ ...$session.get(), recovery: false });
+}

@@ -1,0 +1,72 @@
+/**
+ * The notifier the islands and the back office share: one toast at a time (a new one replaces the
+ * current), dismissed after its duration (5 s by default). A toast can also be carried to the next page
+ * (`toastOnNextPage`), for messages shown right before a redirect.
+ */
+import { atom } from 'nanostores';
+
+/** Default time a toast stays, in milliseconds (spec public-site 9). */
+export const TOAST_DURATION_MS = 5000;
+
+/** sessionStorage key of a toast waiting for the next page. */
+export const PENDING_TOAST_KEY = 'pendingToast';
+
+export interface ToastInput {
+  title: string;
+  description?: string;
+  /** `destructive` for errors and refusals. */
+  variant?: 'default' | 'destructive';
+  durationMs?: number;
+}
+
+export interface Toast extends Required<Omit<ToastInput, 'description'>> {
+  id: number;
+  description?: string;
+}
+
+/** The toast on screen, or null. */
+export const $toast = atom<Toast | null>(null);
+
+let nextId = 1;
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+/** Shows a toast, replacing the current one. Returns its id. */
+export function toast(input: ToastInput): number {
+  clearTimeout(timer);
+  const shown: Toast = {
+    id: nextId++,
+    title: input.title,
+    description: input.description,
+    variant: input.variant ?? 'default',
+    durationMs: input.durationMs ?? TOAST_DURATION_MS,
+  };
+  $toast.set(shown);
+  if (Number.isFinite(shown.durationMs)) timer = setTimeout(() => dismissToast(shown.id), shown.durationMs);
+  return shown.id;
+}
+
+/** Hides the toast (only the given one, when an id is passed, so a late timer cannot hide a newer toast). */
+export function dismissToast(id?: number): void {
+  const current = $toast.get();
+  if (!current || (id !== undefined && current.id !== id)) return;
+  clearTimeout(timer);
+  $toast.set(null);
+}
+
+/** Keeps a toast for the next page this tab opens (the Toaster there shows it). */
+export function toastOnNextPage(input: ToastInput, storage: Pick<Storage, 'setItem'> = sessionStorage): void {
+  storage.setItem(PENDING_TOAST_KEY, JSON.stringify(input));
+}
+
+/** Shows the toast an earlier page left, once. Unreadable leftovers are dropped. */
+export function showPendingToast(storage: Pick<Storage, 'getItem' | 'removeItem'> = sessionStorage): void {
+  const stored = storage.getItem(PENDING_TOAST_KEY);
+  if (stored === null) return;
+  storage.removeItem(PENDING_TOAST_KEY);
+  try {
+    const input = JSON.parse(stored) as ToastInput;
+    if (typeof input?.title === 'string') toast(input);
+  } catch {
+    // A corrupted entry is not worth an error on an unrelated page.
+  }
+}

@@ -1,0 +1,94 @@
+import type { Page } from '@playwright/test';
+import { expect, test, waitForIslands } from './fixtures';
+import { createUser, PASSWORD, passwordSession, removeUser, service, storageKey } from './support/backend';
+
+const created: string[] = [];
+test.afterAll(async () => {
+  await Promise.all(created.map(removeUser));
+});
+
+async function user(role: 'admin' | 'editor') {
+  const made = await createUser(role);
+  created.push(made.email);
+  return made;
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/auth');
+  await waitForIslands(page);
+  await expect(page.getByRole('heading', { name: 'Admin Access' })).toBeVisible();
+  await page.getByRole('main').getByLabel('Email').fill(email);
+  await page.getByRole('main').getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+const toast = (page: Page) => page.getByRole('status', { name: 'Notifications' });
+
+test('an admin signs in, manages Scale Pro Marketing, and signs out', async ({ page }) => {
+  const admin = await user('admin');
+  await signIn(page, admin.email, PASSWORD);
+
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+  await expect(page.getByText('Managing Scale Pro Marketing')).toBeVisible();
+  await expect(page.getByTestId('admin-user-email')).toHaveText(admin.email);
+  await expect(toast(page)).toContainText('Admin Access Granted');
+  await expect(page.getByRole('button', { name: /Switch to .* theme/ })).toBeVisible();
+
+  // Already signed in: /auth sends the user home.
+  await page.goto('/auth');
+  await expect(page).toHaveURL(/\/$/);
+
+  await page.goto('/admin');
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await expect(page).toHaveURL(/\/auth$/);
+  await page.goto('/admin');
+  await expect(page).toHaveURL(/\/auth$/);
+});
+
+test('an editor is refused with Admin privileges required', async ({ page }) => {
+  const editor = await user('editor');
+  await signIn(page, editor.email, PASSWORD);
+  await expect(toast(page)).toContainText('Access Denied');
+  await expect(toast(page)).toContainText('Admin privileges required.');
+  await expect(page).toHaveURL(/\/auth$/);
+  expect(await page.evaluate((key) => localStorage.getItem(key), storageKey)).toBeNull();
+});
+
+test('a wrong password is refused without saying which part was wrong', async ({ page }) => {
+  const admin = await user('admin');
+  await signIn(page, admin.email, 'Wrong-Password-1');
+  await expect(toast(page)).toContainText('Admin Access Denied');
+  await expect(toast(page)).toContainText('Invalid credentials or insufficient privileges.');
+  await page.getByRole('button', { name: 'Dismiss notification' }).click();
+  await expect(toast(page)).toBeEmpty();
+});
+
+test('the admin gate: no user goes to /auth, a signed-in editor goes home with Access Denied', async ({ page }) => {
+  await page.goto('/admin');
+  await expect(page).toHaveURL(/\/auth$/);
+
+  const editor = await user('editor');
+  const session = await passwordSession(editor.email);
+  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [storageKey, JSON.stringify(session)] as const);
+  await page.goto('/admin');
+  await expect(page).toHaveURL(/\/$/);
+  await waitForIslands(page);
+  await expect(toast(page)).toContainText('Admin privileges required or account inactive.');
+});
+
+test('a session ended by an admin sends the user to /auth with Session Expired at the next check', async ({ page }) => {
+  const admin = await user('admin');
+  await page.clock.install();
+  await signIn(page, admin.email, PASSWORD);
+  await expect(page.getByText('Managing Scale Pro Marketing')).toBeVisible();
+
+  const token = JSON.parse((await page.evaluate((key) => localStorage.getItem(key), storageKey))!);
+  const sessionId = JSON.parse(Buffer.from(token.access_token.split('.')[1], 'base64url').toString()).session_id;
+  const { error } = await service.rpc('terminate_session', { p_session_id: sessionId });
+  expect(error).toBeNull();
+
+  await page.clock.fastForward('05:01');
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(toast(page)).toContainText('Your session has expired. Please log in again.');
+});

@@ -1,0 +1,28 @@
+import { expect, test } from './fixtures';
+
+// What Netlify's routing does with the built site: our functions, not a framework catch-all, answer
+// their paths, and unknown paths get the prerendered not-found pages with status 404.
+test.describe('routing of the production-like server', () => {
+  test('the writing-tool webhook answers an unknown token itself, as JSON 404', async ({ request }) => {
+    const response = await request.post('/api/webhooks/zimmwriter/not-a-real-token', { data: { title: 'x', html: '<p>x</p>' } });
+    expect(response.status()).toBe(404);
+    expect(await response.json()).toEqual({ message: 'Unknown webhook token' });
+  });
+
+  test('the health function answers', async ({ request }) => {
+    const response = await request.get('/api/health');
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+
+  test('an unknown path gets the 404 page with status 404', async ({ request }) => {
+    const response = await request.get('/no-such-page');
+    expect(response.status()).toBe(404);
+    expect(await response.text()).toContain('Oops! Page not found');
+  });
+
+  test('an unknown service gets Service Not Found with status 404, even without JavaScript', async ({ request }) => {
+    const response = await request.get('/services/no-such-service');
+    expect(response.status()).toBe(404);
+    expect(await response.text()).toContain('Service Not Found');
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * The backend the browser tests prepare data in: SUPABASE_URL (else the local default) with the service key.
+ * Tests create their own users and invitations here and remove them afterwards, so the seed stays as it was.
+ */
+import { createHash } from 'node:crypto';
+import { createClient } from '@supabase/supabase-js';
+import { LOCAL_SUPABASE } from '../../../src/lib/supabase-config.ts';
+
+export const backendUrl = process.env.SUPABASE_URL || LOCAL_SUPABASE.url;
+const serviceKey = process.env.SUPABASE_SERVICE_ROLE_KEY || LOCAL_SUPABASE.serviceRoleKey;
+
+export const SCALE_PRO_ID = '10000000-0000-4000-8000-000000000001';
+export const SEED_ADMIN_ID = '20000000-0000-4000-8000-000000000001';
+export const PASSWORD = 'demo-password-2026';
+
+export const service = createClient(backendUrl, serviceKey, { auth: { persistSession: false, autoRefreshToken: false } });
+
+/** A confirmed user of Scale Pro with a role, created for one test. */
+export async function createUser(role: 'admin' | 'editor' | 'viewer') {
+  const email = `e2e-${role}-${crypto.randomUUID().slice(0, 8)}@scale-pro.test`;
+  const { data, error } = await service.auth.admin.createUser({
+    email,
+    password: PASSWORD,
+    email_confirm: true,
+    user_metadata: { full_name: `E2E ${role}` },
+    app_metadata: { organization_id: SCALE_PRO_ID, role },
+  });
+  if (error || !data.user) throw new Error(`creating ${email} failed: ${error?.message}`);
+  return { id: data.user.id, email };
+}
+
+/** Removes a test user (by address, so users created through the UI can be removed too) and their traces. */
+export async function removeUser(email: string): Promise<void> {
+  await service.from('login_attempts').delete().eq('email', email);
+  const { data } = await service.from('profiles').select('id').eq('email', email).maybeSingle();
+  if (!data) return;
+  await service.from('user_activity_logs').delete().eq('user_id', data.id);
+  const { error } = await service.auth.admin.deleteUser(data.id);
+  if (error) throw new Error(`deleting ${email} failed: ${error.message}`);
+}
+
+/** The newest mail to an address in the local backend's outbox. */
+export async function latestMail(to: string): Promise<{ type: string; link: string | null } | undefined> {
+  const response = await fetch(`${backendUrl}/__local/outbox?to=${encodeURIComponent(to)}`, {
+    headers: { apikey: serviceKey, authorization: `Bearer ${serviceKey}` },
+  });
+  if (!response.ok) throw new Error(`the outbox answered ${response.status}`);
+  return (await response.json())[0];
+}
+
+/** Stores an invitation to Scale Pro from the seed admin; returns the link token and the row id. */
+export async function createInvitation(role: 'admin' | 'editor' | 'viewer') {
+  const token = crypto.randomUUID();
+  const email = `e2e-invited-${crypto.randomUUID().slice(0, 8)}@scale-pro.test`;
+  const { data, error } = await service
+    .from('user_invitations')
+    .insert({
+      organization_id: SCALE_PRO_ID,
+      email,
+      role,
+      token_hash: createHash('sha256').update(token).digest('hex'),
+      invited_by: SEED_ADMIN_ID,
+    })
+    .select('id')
+    .single();
+  if (error) throw new Error(`creating an invitation failed: ${error.message}`);
+  return { token, email, id: data.id as string };
+}
+
+/** A password session for a user, to put into the browser's storage as supabase-js keeps it. */
+export async function passwordSession(email: string) {
+  const anon = createClient(backendUrl, process.env.PUBLIC_SUPABASE_ANON_KEY || LOCAL_SUPABASE.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+  });
+  const { data, error } = await anon.auth.signInWithPassword({ email, password: PASSWORD });
+  if (error || !data.session) throw new Error(`signing in ${email} failed: ${error?.message}`);
+  return data.session;
+}
+
+/** supabase-js's localStorage key for this backend (`sb-<first label of the host>-auth-token`). */
+export const storageKey = `sb-${new URL(backendUrl).hostname.split('.')[0]}-auth-token`;

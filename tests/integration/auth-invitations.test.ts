@@ -1,0 +1,169 @@
+/**
+ * GET /api/invitations/{token} and POST /api/invitations/accept as handlers with real Requests: details
+ * only for usable tokens, account creation in the invitation's organization and role, one use only (even
+ * concurrently), expiry, unknown tokens, existing accounts. Invitations are created here with a known
+ * token's hash; the seed's pending invitation is left alone.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import accept, { config as acceptConfig } from '../../netlify/functions/invitation-accept.mts';
+import details, { config as detailsConfig } from '../../netlify/functions/invitation-details.mts';
+import { AUTH_MESSAGES } from '../../src/lib/auth-messages.ts';
+import { hashInvitationToken } from '../../src/lib/invitations.ts';
+import { seed, serviceClient } from './support/db-fixtures.ts';
+import { clientWithSession, removeMember } from './support/auth-users.ts';
+
+const service = serviceClient();
+const password = 'Joined-Team-2026';
+const invitationIds: string[] = [];
+const createdEmails: string[] = [];
+
+/** Stores an invitation for a fresh address and returns its token. */
+async function invite(options: { role?: 'admin' | 'editor' | 'viewer'; expiresAt?: Date; email?: string } = {}) {
+  const token = crypto.randomUUID();
+  const email = options.email ?? `invited-${crypto.randomUUID().slice(0, 8)}@scale-pro.test`;
+  const { data, error } = await service
+    .from('user_invitations')
+    .insert({
+      organization_id: seed.scalePro,
+      email,
+      role: options.role ?? 'editor',
+      token_hash: hashInvitationToken(token),
+      invited_by: seed.users.admin.id,
+      ...(options.expiresAt ? { expires_at: options.expiresAt.toISOString() } : {}),
+    })
+    .select('id')
+    .single();
+  if (error) throw new Error(`creating an invitation failed: ${error.message}`);
+  invitationIds.push(data.id);
+  createdEmails.push(email);
+  return { token, email, id: data.id as string };
+}
+
+const lookup = (token: string) => details(new Request(`http://localhost/api/invitations/${encodeURIComponent(token)}`));
+const acceptWith = (body: unknown) =>
+  accept(new Request('http://localhost/api/invitations/accept', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-nf-client-connection-ip': '192.0.2.77' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  }));
+
+afterAll(async () => {
+  const { data: profiles } = await service.from('profiles').select('id, email').in('email', createdEmails);
+  await Promise.all((profiles ?? []).map(removeMember));
+  await service.from('login_attempts').delete().in('email', createdEmails);
+  await service.from('user_invitations').delete().in('id', invitationIds);
+});
+
+describe('GET /api/invitations/{token}', () => {
+  it('is routed for GET with the token in the path', () => {
+    expect(detailsConfig).toMatchObject({ path: '/api/invitations/:token', method: 'GET' });
+    expect(acceptConfig).toMatchObject({ path: '/api/invitations/accept', method: 'POST' });
+  });
+
+  it('tells who invited whom, to which organization and role', async () => {
+    const { token, email } = await invite({ role: 'editor' });
+    const response = await lookup(token);
+    expect(response.status).toBe(200);
+    const { invitation } = await response.json();
+    expect(invitation).toMatchObject({
+      email,
+      role: 'editor',
+      organization: { id: seed.scalePro, name: 'Scale Pro Marketing' },
+      invitedBy: 'Alex Morgan',
+    });
+    expect(Date.parse(invitation.expiresAt) - Date.now()).toBeGreaterThan(6.9 * 24 * 3600_000);
+  });
+
+  it.each([
+    ['an unknown token', 'no-such-invitation-token'],
+    ['a malformed token', 'bad token!'],
+  ])('answers 404 with no data for %s', async (_case, token) => {
+    const response = await lookup(token);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ title: AUTH_MESSAGES.invitationUnknown.title, message: AUTH_MESSAGES.invitationUnknown.description, problem: 'unknown' });
+  });
+
+  it('answers 410 for an expired invitation', async () => {
+    const { token } = await invite({ expiresAt: new Date(Date.now() - 60_000) });
+    const response = await lookup(token);
+    expect(response.status).toBe(410);
+    expect(await response.json()).toMatchObject({ problem: 'expired', message: AUTH_MESSAGES.invitationExpired.description });
+  });
+});
+
+describe('POST /api/invitations/accept', () => {
+  it('creates the confirmed account in the organization with the role, signs in, and can be used once only', async () => {
+    const { token, email, id } = await invite({ role: 'editor' });
+    const response = await acceptWith({ token, full_name: 'Pat Newcomer', password });
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body).toMatchObject({ role: 'editor', organization: { id: seed.scalePro, name: 'Scale Pro Marketing' } });
+
+    const member = await clientWithSession(body.session);
+    const { data: user } = await member.auth.getUser();
+    expect(user.user?.email).toBe(email);
+    expect(user.user?.email_confirmed_at).toBeTruthy();
+    const { data: profile } = await member.from('profiles').select('full_name, role, organization_id, is_active').eq('id', user.user!.id).single();
+    expect(profile).toEqual({ full_name: 'Pat Newcomer', role: 'editor', organization_id: seed.scalePro, is_active: true });
+    expect((await member.rpc('is_org_editor', { org: seed.scalePro })).data).toBe(true);
+
+    const { data: row } = await service.from('user_invitations').select('used_at').eq('id', id).single();
+    expect(row?.used_at).toBeTruthy();
+    const { data: attempts } = await service.from('login_attempts').select('success, ip_address').eq('email', email);
+    expect(attempts).toEqual([{ success: true, ip_address: '192.0.2.77' }]);
+
+    const again = await acceptWith({ token, full_name: 'Pat Again', password });
+    expect(again.status).toBe(410);
+    expect(await again.json()).toMatchObject({ problem: 'used', message: AUTH_MESSAGES.invitationUsed.description });
+    const lookedUp = await lookup(token);
+    expect(lookedUp.status).toBe(410);
+    expect((await lookedUp.json()).problem).toBe('used');
+  });
+
+  it('lets only one of two simultaneous acceptances win', async () => {
+    const { token } = await invite({ role: 'viewer' });
+    const responses = await Promise.all([
+      acceptWith({ token, full_name: 'First Racer', password }),
+      acceptWith({ token, full_name: 'Second Racer', password }),
+    ]);
+    expect(responses.map((r) => r.status).sort()).toEqual([200, 410]);
+  });
+
+  it('refuses an expired invitation and creates nothing', async () => {
+    const { token, email } = await invite({ expiresAt: new Date(Date.now() - 60_000) });
+    const response = await acceptWith({ token, full_name: 'Too Late', password });
+    expect(response.status).toBe(410);
+    expect((await response.json()).problem).toBe('expired');
+    expect((await service.from('profiles').select('id').eq('email', email)).data).toEqual([]);
+  });
+
+  it('answers 404 to an unknown token', async () => {
+    const response = await acceptWith({ token: 'no-such-invitation-token', full_name: 'Nobody', password });
+    expect(response.status).toBe(404);
+    expect((await response.json()).problem).toBe('unknown');
+  });
+
+  it('answers 409 when the address already has an account, and keeps the invitation pending', async () => {
+    const { token, id } = await invite({ email: seed.users.viewer.email, role: 'admin' });
+    createdEmails.pop(); // the seed's viewer is not ours to remove
+    const response = await acceptWith({ token, full_name: 'Sam Rivera', password });
+    expect(response.status).toBe(409);
+    expect((await response.json()).message).toBe(AUTH_MESSAGES.invitationAccountExists.description);
+    const { data } = await service.from('user_invitations').select('used_at').eq('id', id).single();
+    expect(data?.used_at).toBeNull();
+    const { data: viewer } = await service.from('profiles').select('role').eq('id', seed.users.viewer.id).single();
+    expect(viewer?.role).toBe('viewer');
+  });
+
+  it.each<[string, unknown, number]>([
+    ['malformed JSON', '{"token":', 400],
+    ['a weak password', { token: 'dev-invite-token-scale-pro', full_name: 'X', password: 'weakpass' }, 400],
+    ['a missing name', { token: 'dev-invite-token-scale-pro', password }, 400],
+    ['a role smuggled in', { token: 'dev-invite-token-scale-pro', full_name: 'X', password, role: 'admin' }, 400],
+    ['a body over 10 KB', { token: 'dev-invite-token-scale-pro', full_name: 'x'.repeat(11 * 1024), password }, 413],
+  ])('refuses %s without touching the invitation', async (_case, body, status) => {
+    expect((await acceptWith(body)).status).toBe(status);
+    const { data } = await service.from('user_invitations').select('used_at').eq('id', seed.invitation).single();
+    expect(data?.used_at).toBeNull();
+  });
+});

@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { check, countRows, db, EVERGREEN, must, removeTestRows, SCALE_PRO, webhookRequest } from './support/webhook-backend.ts';
+import webhook, { MAX_BODY_BYTES } from '../../netlify/functions/zimmwriter-webhook.mts';
+
+const since = new Date().toISOString();
+const run = Date.now().toString(36);
+const slugs: string[] = [];
+/** A slug unique to this run, removed afterwards. */
+const testSlug = (name: string) => {
+  const slug = `webhook-test-${name}-${run}`;
+  slugs.push(slug);
+  return slug;
+};
+
+/** What ZimmWriter sends for a finished article: empty optional fields are `false`. */
+function zimmwriterPayload(slug: string, extra: Record<string, unknown> = {}) {
+  return {
+    webhook_name: 'blog_post_created',
+    title: 'Local SEO Checklist for Atlanta Contractors',
+    html:
+      '<h2>Why local search matters</h2><p>Most homeowners search <strong>near me</strong> first.</p>' +
+      '<script>document.cookie</script><img src="https://cdn.example.com/map.png" alt="Map" onerror="alert(1)">' +
+      '<p><a href="javascript:alert(1)">claim</a> <a href="https://example.com/guide">guide</a></p>' +
+      '<iframe src="https://www.youtube.com/embed/abc123" title="Walkthrough"></iframe>' +
+      `<p>${'word '.repeat(450)}</p>`,
+    markdown: false,
+    excerpt: 'Ten steps to show up in the map pack.',
+    category: 'local seo',
+    tags: ['Local SEO', ' Atlanta ', 'Local SEO'],
+    slug,
+    image_url: 'https://cdn.example.com/cover.jpg',
+    image_base64: false,
+    ...extra,
+  };
+}
+
+async function deliver(token: string, body: unknown, init?: RequestInit) {
+  const response = await webhook(webhookRequest(token, body, init));
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, json: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+}
+
+let evergreenToken = '';
+beforeAll(async () => {
+  evergreenToken = must(await db.rpc('rotate_webhook_token', { p_organization_id: EVERGREEN.id }), 'evergreen token') as string;
+});
+afterAll(async () => {
+  await removeTestRows({ postSlugs: slugs, organizationIds: [SCALE_PRO.id, EVERGREEN.id], since });
+  check(await db.from('blog_categories').delete().eq('organization_id', SCALE_PRO.id).like('slug', `%${run}%`), 'remove categories');
+  check(await db.from('webhook_integrations').delete().eq('organization_id', EVERGREEN.id), 'remove evergreen integration');
+});
+
+describe('a delivery with a valid token', () => {
+  const slug = testSlug('checklist');
+  let postId = '';
+
+  it('creates a published post with sanitized HTML and answers 201 with its id, status and URL', async () => {
+    const response = await deliver(SCALE_PRO.token, zimmwriterPayload(slug));
+    expect(response.status).toBe(201);
+    postId = response.json?.post_id as string;
+    expect(response.json).toEqual({ post_id: postId, status: 'published', url: `https://scalepromarketing.com/blog/${slug}` });
+
+    const post = must(await db.from('blog_posts').select('*, blog_categories(name)').eq('id', postId).single(), 'post');
+    expect(post).toMatchObject({
+      organization_id: SCALE_PRO.id, slug, status: 'published', title: 'Local SEO Checklist for Atlanta Contractors',
+      excerpt: 'Ten steps to show up in the map pack.', tags: ['Local SEO', 'Atlanta'], author_id: null,
+      featured_image_url: 'https://cdn.example.com/cover.jpg', reading_time: 3, blog_categories: { name: 'Local SEO' },
+    });
+    expect(post.published_at).not.toBeNull();
+    expect(post.content).not.toMatch(/script|onerror|javascript:|document\.cookie/i);
+    expect(post.content).toContain('<img src="https://cdn.example.com/map.png" alt="Map" />');
+    expect(post.content).toContain('<a href="https://example.com/guide">guide</a>');
+    expect(post.content).toContain('<iframe src="https://www.youtube.com/embed/abc123" title="Walkthrough"></iframe>');
+
+    const deliveries = must(await db.from('webhook_deliveries').select('status_code, post_id, error').eq('slug', slug), 'deliveries');
+    expect(deliveries).toEqual([{ status_code: 201, post_id: postId, error: null }]);
+    const rebuilds = must(await db.from('site_rebuild_requests').select('status, reason').eq('organization_id', SCALE_PRO.id).gte('requested_at', since), 'rebuilds');
+    expect(rebuilds).toContainEqual({ status: 'pending', reason: 'post published by webhook' });
+  });
+
+  it('updates the same post when the same payload arrives again (200, still one row)', async () => {
+    const response = await deliver(SCALE_PRO.token, zimmwriterPayload(slug, { title: 'Local SEO Checklist, Revised', tags: 'Local SEO, Maps' }));
+    expect(response.status).toBe(200);
+    expect(response.json).toMatchObject({ post_id: postId, status: 'published' });
+    expect(await countRows('blog_posts', { organization_id: SCALE_PRO.id, slug })).toBe(1);
+    const post = must(await db.from('blog_posts').select('title, tags').eq('id', postId).single(), 'post');
+    expect(post).toEqual({ title: 'Local SEO Checklist, Revised', tags: ['Local SEO', 'Maps'] });
+    const codes = must(await db.from('webhook_deliveries').select('status_code').eq('slug', slug).order('received_at'), 'deliveries');
+    expect(codes.map((row) => row.status_code)).toEqual([201, 200]);
+  });
+
+  it('never duplicates under concurrent identical deliveries', async () => {
+    const concurrentSlug = testSlug('concurrent');
+    const responses = await Promise.all(Array.from({ length: 12 }, () => deliver(SCALE_PRO.token, zimmwriterPayload(concurrentSlug))));
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+    expect(new Set(responses.map((response) => response.json?.post_id)).size).toBe(1);
+    expect(await countRows('blog_posts', { organization_id: SCALE_PRO.id, slug: concurrentSlug })).toBe(1);
+  });
+
+  it('derives the slug from the title, renders markdown, creates a missing category and notes an ignored image_base64', async () => {
+    const title = `Markdown Only Post ${run}`;
+    const slug = testSlug('derived');
+    expect(slug).toBe(`webhook-test-derived-${run}`);
+    const response = await deliver(SCALE_PRO.token, {
+      title, html: false, markdown: '# Heading\n\nSome *text* and <script>alert(1)</script> [x](javascript:alert(1)).',
+      category: `Brand New Category ${run}`, slug: `Webhook Test Derived ${run}`, image_base64: 'data:image/png;base64,AAAA',
+    });
+    expect(response.status).toBe(201);
+    const post = must(await db.from('blog_posts').select('slug, content, category_id').eq('id', response.json?.post_id as string).single(), 'post');
+    expect(post.slug).toBe(slug);
+    expect(post.content).toContain('<h1>Heading</h1>');
+    expect(post.content).toContain('<em>text</em>');
+    expect(post.content).not.toMatch(/script|javascript:/);
+    const category = must(await db.from('blog_categories').select('name, slug, organization_id').eq('id', post.category_id).single(), 'category');
+    expect(category).toEqual({ name: `Brand New Category ${run}`, slug: `brand-new-category-${run}`, organization_id: SCALE_PRO.id });
+    const delivery = must(await db.from('webhook_deliveries').select('note').eq('slug', slug).single(), 'delivery');
+    expect(delivery.note).toMatch(/image_base64 ignored/);
+  });
+
+  it('follows the organization publish mode: draft for review, no rebuild, relative URL without a domain', async () => {
+    const slug = testSlug('draft');
+    const response = await deliver(evergreenToken, zimmwriterPayload(slug, { category: 'Lead Generation' }));
+    expect(response.status).toBe(201);
+    expect(response.json).toMatchObject({ status: 'draft', url: `/blog/${slug}` });
+    const post = must(await db.from('blog_posts').select('status, published_at, category_id').eq('id', response.json?.post_id as string).single(), 'post');
+    expect(post).toEqual({ status: 'draft', published_at: null, category_id: '30000000-0000-4000-8000-200000000002' });
+    expect(await countRows('site_rebuild_requests', { organization_id: EVERGREEN.id, status: 'pending' })).toBe(0);
+  });
+});
+
+describe('a refused delivery writes no post', () => {
+  const postCount = () => countRows('blog_posts', { organization_id: SCALE_PRO.id });
+  const deliveryCount = () => countRows('webhook_deliveries', { organization_id: SCALE_PRO.id });
+
+  it('answers 404 to an unknown token and records nothing', async () => {
+    const [posts, deliveries] = [await postCount(), await deliveryCount()];
+    const response = await deliver('whk_0000000000000000000000000000000000000000000000000000000000000000', zimmwriterPayload(testSlug('unknown')));
+    expect(response.status).toBe(404);
+    expect(await deliver('short', zimmwriterPayload(testSlug('short')))).toMatchObject({ status: 404 });
+    expect([await postCount(), await deliveryCount()]).toEqual([posts, deliveries]);
+  });
+
+  it.each(['GET', 'PUT', 'DELETE'])('answers 405 with Allow: POST to %s', async (method) => {
+    const posts = await postCount();
+    const response = await deliver(SCALE_PRO.token, undefined, { method, body: null });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+    expect(await postCount()).toBe(posts);
+  });
+
+  it.each([
+    ['malformed JSON', '{"title": "Broken', 400, /must be JSON/],
+    ['a missing title', { html: '<p>x</p>' }, 422, /title/],
+    ['neither html nor markdown', { title: 'T', html: false, markdown: false }, 422, /html/],
+    ['html that is only unsafe markup', { title: 'T', html: '<script>alert(1)</script>' }, 422, /unsafe markup/],
+  ])('answers %s with its status and logs the attempt', async (_case, body, status, message) => {
+    const [posts, deliveries] = [await postCount(), await deliveryCount()];
+    const response = await deliver(SCALE_PRO.token, body);
+    expect(response.status).toBe(status);
+    expect(response.text).toMatch(message);
+    expect(await postCount()).toBe(posts);
+    expect(await deliveryCount()).toBe(deliveries + 1);
+    const logged = must(await db.from('webhook_deliveries').select('status_code, error, post_id').eq('organization_id', SCALE_PRO.id).order('received_at', { ascending: false }).limit(1).single(), 'delivery');
+    expect(logged).toMatchObject({ status_code: status, post_id: null });
+    expect(logged.error).toMatch(message);
+  });
+
+  it('lists every invalid field in the 422 answer', async () => {
+    const response = await deliver(SCALE_PRO.token, { title: '', html: false, image_url: 'ftp://x', tags: Array(21).fill('t').map((t, i) => t + i) });
+    expect(response.status).toBe(422);
+    const paths = (response.json?.details as { path: string }[]).map((problem) => problem.path);
+    expect(paths).toEqual(expect.arrayContaining(['title', 'image_url', 'tags']));
+  });
+
+  it('answers 413 to a body over the limit, by Content-Length and by the bytes actually read', async () => {
+    const [posts, deliveries] = [await postCount(), await deliveryCount()];
+    const oversized = JSON.stringify(zimmwriterPayload(testSlug('oversized'), { html: `<p>${'x'.repeat(MAX_BODY_BYTES)}</p>` }));
+    expect((await deliver(SCALE_PRO.token, oversized)).status).toBe(413);
+
+    // A stream without Content-Length: only counting the bytes read catches it.
+    const chunk = new TextEncoder().encode('x'.repeat(1_000_000));
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 20) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const streamed = await webhook(new Request(`http://localhost/api/webhooks/zimmwriter/${SCALE_PRO.token}`, { method: 'POST', body: stream, duplex: 'half' } as RequestInit));
+    expect(streamed.status).toBe(413);
+    expect(sent).toBeLessThan(20); // reading stopped at the limit
+    expect(await postCount()).toBe(posts);
+    expect(await deliveryCount()).toBe(deliveries + 2);
+  });
+});

@@ -1,0 +1,64 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { $toast, dismissToast, PENDING_TOAST_KEY, showPendingToast, toast, TOAST_DURATION_MS, toastOnNextPage } from '../../../src/stores/toast';
+
+/** A Map-backed Storage stand-in (sessionStorage does not exist in Node). */
+function memoryStorage() {
+  const values = new Map<string, string>();
+  return {
+    values,
+    getItem: (key: string) => values.get(key) ?? null,
+    setItem: (key: string, value: string) => void values.set(key, value),
+    removeItem: (key: string) => void values.delete(key),
+  };
+}
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => {
+  dismissToast();
+  vi.useRealTimers();
+});
+
+describe('toast', () => {
+  it('shows one toast and hides it after 5 seconds', () => {
+    toast({ title: 'Saved', description: 'All good' });
+    expect($toast.get()).toMatchObject({ title: 'Saved', description: 'All good', variant: 'default', durationMs: TOAST_DURATION_MS });
+    vi.advanceTimersByTime(TOAST_DURATION_MS - 1);
+    expect($toast.get()).not.toBeNull();
+    vi.advanceTimersByTime(1);
+    expect($toast.get()).toBeNull();
+  });
+
+  it('replaces the current toast, and the old timer does not hide the new one', () => {
+    toast({ title: 'First' });
+    vi.advanceTimersByTime(4000);
+    toast({ title: 'Second', variant: 'destructive' });
+    vi.advanceTimersByTime(1500);
+    expect($toast.get()).toMatchObject({ title: 'Second', variant: 'destructive' });
+  });
+
+  it('dismisses only the toast it names', () => {
+    const first = toast({ title: 'First' });
+    toast({ title: 'Second' });
+    dismissToast(first);
+    expect($toast.get()?.title).toBe('Second');
+    dismissToast();
+    expect($toast.get()).toBeNull();
+  });
+
+  it('carries a toast to the next page once', () => {
+    const storage = memoryStorage();
+    toastOnNextPage({ title: 'Session Expired', description: 'Please log in again.', variant: 'destructive' }, storage);
+    expect(storage.values.has(PENDING_TOAST_KEY)).toBe(true);
+    showPendingToast(storage);
+    expect($toast.get()).toMatchObject({ title: 'Session Expired', variant: 'destructive' });
+    expect(storage.values.has(PENDING_TOAST_KEY)).toBe(false);
+  });
+
+  it('drops an unreadable pending toast', () => {
+    const storage = memoryStorage();
+    storage.setItem(PENDING_TOAST_KEY, '{not json');
+    showPendingToast(storage);
+    expect($toast.get()).toBeNull();
+    expect(storage.values.size).toBe(0);
+  });
+});
