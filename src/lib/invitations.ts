@@ -144,3 +144,35 @@ export async function acceptInvitation(
   if (organization.error) throw new Error(`Reading organization ${invitation.organization_id} failed: ${organization.error.message}`);
   return { kind: 'accepted', session, role: invitation.role, organization: organization.data };
 }
+
+/** How long a new invitation stays valid (the column default says the same). */
+export const INVITATION_VALID_DAYS = 7;
+
+/** Thrown when the organization already has a pending invitation for the e-mail. */
+export class InvitationExistsError extends Error {
+  constructor(email: string) {
+    super(`${email} already has a pending invitation.`);
+  }
+}
+
+/**
+ * Creates an invitation (service role, after the caller was verified as an admin): a random 32-byte token,
+ * of which only the SHA-256 is stored, valid 7 days. Returns the `{siteUrl}/auth?invite={token}` link: the
+ * local backend has no general mail API, so the admin copies it to the person (DESIGN: no third-party mail).
+ */
+export async function createInvitation(
+  service: SupabaseClient,
+  { organizationId, invitedBy, siteUrl }: { organizationId: string; invitedBy: string; siteUrl: string },
+  { email, role }: { email: string; role: Role },
+): Promise<{ id: string; link: string; expiresAt: string }> {
+  const token = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
+  const expiresAt = new Date(Date.now() + INVITATION_VALID_DAYS * 24 * 3600_000).toISOString();
+  const { data, error } = await service
+    .from('user_invitations')
+    .insert({ organization_id: organizationId, email: email.toLowerCase(), role, token_hash: hashInvitationToken(token), invited_by: invitedBy, expires_at: expiresAt })
+    .select('id')
+    .single();
+  if (error?.code === '23505') throw new InvitationExistsError(email);
+  if (error) throw new Error(`Creating the invitation for ${email} failed: ${error.message}`);
+  return { id: data.id, link: `${siteUrl}/auth?invite=${encodeURIComponent(token)}`, expiresAt };
+}

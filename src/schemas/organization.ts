@@ -62,3 +62,12 @@ export const OrganizationSchema = z.object({
   settings: OrganizationSettingsSchema,
 });
 export type Organization = z.infer<typeof OrganizationSchema>;
+
+/** `POST /api/admin/rebuild`: the organization whose site the back office asks to rebuild. */
+export const RebuildRequestSchema = z
+  .object({
+    organization_id: z.uuid('organization_id must be a UUID'),
+    reason: z.string().trim().min(1).max(200).default('settings saved'),
+  })
+  .strict();
+export type RebuildRequest = z.infer<typeof RebuildRequestSchema>;

@@ -53,3 +53,14 @@ export const WebhookPayloadSchema = z
     path: ['html'],
   });
 export type WebhookPayload = z.infer<typeof WebhookPayloadSchema>;
+
+/** `POST /api/admin/webhook-test`: a test delivery the back office sends for the admin's organization. */
+export const WebhookTestRequestSchema = z
+  .object({
+    organization_id: z.uuid('organization_id must be a UUID'),
+    payload: WebhookPayloadSchema,
+  })
+  .strict();
+export type WebhookTestRequest = z.infer<typeof WebhookTestRequestSchema>;
+/** A payload as sent (before the schema's defaults and transforms). */
+export type WebhookPayloadInput = z.input<typeof WebhookPayloadSchema>;

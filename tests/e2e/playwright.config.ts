@@ -20,6 +20,9 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   timeout: 60_000,
+  // Two cores run the browser, the functions, the backend and Postgres at once: server round trips
+  // (sign-in refusals wait at least 400 ms on purpose) need more than the default 5 s under load.
+  expect: { timeout: 15_000 },
   forbidOnly: !!process.env.CI,
   reporter: process.env.TEST_REPORT_FILE
     ? [['list'], ['json', { outputFile: process.env.TEST_REPORT_FILE }]]
@@ -46,6 +49,9 @@ export default defineConfig({
     ? undefined
     : {
         command: 'npm run serve',
+        // Publishing in a test records a rebuild request; a real site build in the middle of the run
+        // would rewrite dist/ under the server, so the quiet window outlasts the suite.
+        env: { REBUILD_QUIET_WINDOW_MS: '3600000' },
         url: BASE_URL,
         reuseExistingServer: !process.env.CI,
         timeout: 300_000,

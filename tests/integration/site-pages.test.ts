@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DIST, ensureBuilt, htmlFiles, pageHtml, resolvesToFile, visibleText } from './support/built-site';
+import { DIST, ensureBuilt, htmlFiles, pageHtml, publicHtmlFiles, resolvesToFile, visibleText } from './support/built-site';
 
 beforeAll(ensureBuilt);
 
@@ -94,8 +94,8 @@ describe('head and header', () => {
     expect(pageHtml(route)).not.toMatch(/name="robots"/);
   });
 
-  it('has the header links, the templates opening in new tabs, and the footer on every page', () => {
-    for (const file of htmlFiles()) {
+  it('has the header links, the templates opening in new tabs, and the footer on every public page', () => {
+    for (const file of publicHtmlFiles()) {
       const html = readFileSync(join(DIST, file), 'utf8');
       for (const href of ['/services', '/booking', '/about', '/blog', '/contact', '/privacy', '/terms']) expect(html, file).toContain(`href="${href}"`);
       expect(html.match(/target="_blank" rel="noopener noreferrer"[^>]*>\s*<span[^>]*>(Landscape|Painters)/g) ?? [], file).not.toHaveLength(0);

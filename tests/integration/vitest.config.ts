@@ -6,6 +6,8 @@ export default defineConfig({
     name: 'integration',
     include: ['tests/integration/**/*.test.ts'],
     fileParallelism: false,
+    // A local rebuild runs a whole site build; tests that exercise rebuilds set their own window and hook.
+    env: { REBUILD_QUIET_WINDOW_MS: '3600000' },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: process.env.TEST_REPORT_FILE ? ['default', 'json'] : ['default'],

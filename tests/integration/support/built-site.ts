@@ -20,6 +20,11 @@ export function htmlFiles(): string[] {
   return (readdirSync(DIST, { recursive: true }) as string[]).filter((file) => file.endsWith('.html')).map((file) => relative(DIST, join(DIST, file)));
 }
 
+/** The public site's pages: every built page but the client-only back office (`admin/`), which has its own frame. */
+export function publicHtmlFiles(): string[] {
+  return htmlFiles().filter((file) => !file.startsWith('admin/'));
+}
+
 /** The HTML served for a route (`/services/seo` → `services/seo/index.html`), from `dist` or another build. */
 export function pageHtml(route: string, root: string = DIST): string {
   return readFileSync(join(root, routeFile(route)), 'utf8');

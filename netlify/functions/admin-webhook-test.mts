@@ -1,0 +1,31 @@
+import type { Config } from '@netlify/functions';
+import { WebhookTestRequestSchema } from '../../src/schemas/webhook.ts';
+import { adminEndpoint } from './_shared/admin-endpoint.ts';
+import { HttpError } from './_shared/http.ts';
+import { serviceClient } from './_shared/supabase.ts';
+import { deliverWebhookPost, DeliveryProblem, type DeliveryOrganization } from './_shared/webhook-delivery.ts';
+
+/**
+ * POST /api/admin/webhook-test `{ organization_id, payload }`: the ZimmWriter tab's test form. The token is
+ * stored only as a hash, so the browser cannot call the real webhook URL; instead an active admin's payload
+ * goes through the webhook's own delivery path (same sanitizing, upsert, delivery log and rebuild) and the
+ * answer is the webhook's: `{ post_id, status, url }` (201 new, 200 updated), or `{ message }`.
+ */
+export default (req: Request): Promise<Response> =>
+  adminEndpoint(req, WebhookTestRequestSchema, 'Webhook test', async ({ organization_id, payload }) => {
+    const client = serviceClient();
+    const { data: org, error } = await client.from('organizations').select('id, slug, domain').eq('id', organization_id).maybeSingle();
+    if (error) throw new Error(`Organization ${organization_id} lookup failed: ${error.message}`);
+    if (!org) throw new HttpError(404, `No organization ${organization_id}`);
+    try {
+      const post = await deliverWebhookPost(client, org as DeliveryOrganization, payload);
+      return Response.json({ post_id: post.post_id, status: post.status, url: post.url }, { status: post.created ? 201 : 200 });
+    } catch (failure) {
+      if (failure instanceof DeliveryProblem) {
+        return Response.json(failure.details === undefined ? { message: failure.message } : { message: failure.message, details: failure.details }, { status: failure.status });
+      }
+      throw failure;
+    }
+  });
+
+export const config: Config = { path: '/api/admin/webhook-test' };

@@ -1,0 +1,67 @@
+import { useState, type FormEvent } from 'react';
+import { requestInvitation } from '../../lib/admin-users';
+import { supabaseBrowser } from '../../lib/supabase-browser';
+import type { Role } from '../../schemas/user';
+import { ROLE_OPTIONS } from './RoleBadge';
+import { toast } from '../../stores/toast';
+import { Button } from './ui/Button';
+import { Dialog } from './ui/Dialog';
+import { Field, Input } from './ui/Input';
+import { Select } from './ui/Select';
+
+
+/**
+ * Send Invitation: creates the invitation through `POST /api/admin/invitations` and shows its link to copy
+ * (no mail service sends it; see the function).
+ */
+export default function InviteDialog({ open, organizationId, onClose, onInvited }: { open: boolean; organizationId: string; onClose: () => void; onInvited: () => void }) {
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('viewer');
+  const [link, setLink] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  function close() {
+    setEmail('');
+    setRole('viewer');
+    setLink(null);
+    onClose();
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      const created = await requestInvitation(supabaseBrowser(), organizationId, { email, role });
+      setLink(created.link);
+      toast({ title: 'Invitation Created', description: `Send the invitation link to ${email}.` });
+      onInvited();
+    } catch (error) {
+      toast({ title: 'Error', description: error instanceof Error ? error.message : 'Failed to send invitation.', variant: 'destructive' });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog open={open} onClose={close} title="Send Invitation" description="Invite a person to join this organization.">
+      {link ? (
+        <div className="space-y-3">
+          <Field label="Invitation link (valid 7 days)">{(p) => <Input {...p} readOnly value={link} data-testid="invitation-link" />}</Field>
+          <div className="flex justify-end gap-2">
+            <Button variant="outline" onClick={() => navigator.clipboard.writeText(link).then(() => toast({ title: 'Copied!' }))}>Copy Link</Button>
+            <Button onClick={close}>Done</Button>
+          </div>
+        </div>
+      ) : (
+        <form onSubmit={submit} className="space-y-4">
+          <Field label="Email Address*">{(p) => <Input {...p} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />}</Field>
+          <Field label="Role*">{(p) => <Select {...p} options={ROLE_OPTIONS} value={role} onChange={(e) => setRole(e.target.value as Role)} />}</Field>
+          <div className="flex justify-end gap-2">
+            <Button variant="outline" onClick={close} disabled={busy}>Cancel</Button>
+            <Button type="submit" disabled={busy || !email}>{busy ? 'Sending...' : 'Send Invitation'}</Button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,31 @@
+import type { ReactNode } from 'react';
+import { cn } from './cn';
+
+/**
+ * Badge styles: the spec's default / secondary / destructive / outline, plus the status colours of the blog
+ * list (success green, warning yellow, info blue, neutral grey).
+ */
+export type BadgeVariant = 'default' | 'secondary' | 'destructive' | 'outline' | 'success' | 'warning' | 'info' | 'neutral';
+
+const VARIANTS: Record<BadgeVariant, string> = {
+  default: 'border-transparent bg-primary text-primary-foreground',
+  secondary: 'border-transparent bg-muted text-foreground',
+  destructive: 'border-transparent bg-red-700 text-white',
+  outline: 'border-border text-foreground',
+  success: 'border-transparent bg-green-100 text-green-900',
+  warning: 'border-transparent bg-yellow-100 text-yellow-900',
+  info: 'border-transparent bg-blue-100 text-blue-900',
+  neutral: 'border-transparent bg-gray-200 text-gray-900',
+};
+
+/** A small label. `data-variant` lets tests check the style without reading class names. */
+export function Badge({ variant = 'default', children, className }: { variant?: BadgeVariant; children: ReactNode; className?: string }) {
+  return (
+    <span
+      data-variant={variant}
+      className={cn('inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold', VARIANTS[variant], className)}
+    >
+      {children}
+    </span>
+  );
+}

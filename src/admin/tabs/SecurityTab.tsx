@@ -1,0 +1,153 @@
+import { useCallback, useEffect, useState } from 'react';
+import {
+  ACTIVITY_PAGE, actionBadgeVariant, auditCsvExport, auditJsonExport, auditStats, listActivities, listLoginAttempts, LOGIN_PAGE, searchAudit,
+  type AuditActivity, type LoginAttempt,
+} from '../../lib/audit';
+import { supabaseBrowser } from '../../lib/supabase-browser';
+import { toast } from '../../stores/toast';
+import { Badge } from '../components/ui/Badge';
+import { Button } from '../components/ui/Button';
+import { Card, StatCard } from '../components/ui/Card';
+import { EmptyState, ErrorState } from '../components/ui/EmptyState';
+import { Input } from '../components/ui/Input';
+import { RelativeTime } from '../components/ui/RelativeTime';
+import { Select } from '../components/ui/Select';
+import { Skeleton } from '../components/ui/Skeleton';
+import type { AdminTabProps } from './index';
+
+const FILTERS = [{ value: 'all', label: 'All Events' }, { value: 'activities', label: 'User Activities' }, { value: 'logins', label: 'Login Attempts' }];
+
+/** Offers a text as a file download (the export is built in the browser, no server call). */
+function download(filename: string, content: string, type: string) {
+  const url = URL.createObjectURL(new Blob([content], { type }));
+  const link = Object.assign(document.createElement('a'), { href: url, download: filename });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(url);
+}
+
+/** Security Audit Log: activities and login attempts, with cards, search, filter, Load more and exports. */
+export default function SecurityTab({ user, organization }: AdminTabProps) {
+  const [limits, setLimits] = useState({ activities: ACTIVITY_PAGE, logins: LOGIN_PAGE });
+  const [data, setData] = useState<{ activities: AuditActivity[]; logins: LoginAttempt[] } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [search, setSearch] = useState('');
+  const [filter, setFilter] = useState('all');
+
+  const fetchAudit = useCallback(() => {
+    const client = supabaseBrowser();
+    return Promise.all([listActivities(client, organization.id, limits.activities), listLoginAttempts(client, limits.logins)]);
+  }, [organization.id, limits]);
+
+  const apply = useCallback((promise: Promise<[AuditActivity[], LoginAttempt[]]>) =>
+    promise.then(
+      ([activities, logins]) => { setData({ activities, logins }); setError(null); },
+      (failure: unknown) => {
+        console.error(failure);
+        setError('Failed to fetch audit logs');
+        toast({ title: 'Error', description: 'Failed to fetch audit logs', variant: 'destructive' });
+      },
+    ).finally(() => setBusy(false)), []);
+
+  // Loads on mount and whenever Load more raises a limit.
+  useEffect(() => { void apply(fetchAudit()); }, [apply, fetchAudit]);
+
+  const refresh = () => {
+    setBusy(true);
+    void apply(fetchAudit());
+  };
+
+  const exportAs = (format: 'json' | 'csv') => {
+    if (!data) return;
+    try {
+      const file = format === 'json'
+        ? { ...auditJsonExport(data.activities, data.logins, user.email ?? user.id), type: 'application/json' }
+        : { ...auditCsvExport(data.activities, data.logins), type: 'text/csv' };
+      download(file.filename, file.content, file.type);
+      toast({ title: 'Export Complete', description: 'Audit log has been downloaded' });
+    } catch (failure) {
+      console.error(failure);
+      toast({ title: 'Export Failed', description: 'Failed to export audit log', variant: 'destructive' });
+    }
+  };
+
+  const stats = data ? auditStats(data.activities, data.logins) : null;
+  const shown = data ? searchAudit(data.activities, data.logins, search) : null;
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h2 className="text-2xl font-semibold">Security Audit Log</h2>
+          <p className="text-sm text-muted-foreground">Who did what in {organization.name}, and who tried to sign in.</p>
+        </div>
+        <div className="flex gap-2">
+          <Button variant="outline" onClick={refresh} disabled={busy}>{busy ? 'Refreshing...' : 'Refresh'}</Button>
+          <Button variant="outline" onClick={() => exportAs('json')} disabled={!data}>Export</Button>
+          <Button variant="outline" onClick={() => exportAs('csv')} disabled={!data}>Export CSV</Button>
+        </div>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <StatCard label="Total Activities" value={stats?.totalActivities ?? null} loading={!stats} />
+        <StatCard label="Successful Logins" value={stats?.successfulLogins ?? null} loading={!stats} />
+        <StatCard label="Failed Attempts" value={stats?.failedAttempts ?? null} loading={!stats} />
+        <StatCard label="Active Users" value={stats?.activeUsers ?? null} loading={!stats} />
+      </div>
+      <div className="flex flex-wrap gap-3">
+        <Input type="search" aria-label="Search audit log" placeholder="Search by action or email..." value={search} onChange={(e) => setSearch(e.target.value)} className="max-w-sm" />
+        <Select aria-label="Filter events" options={FILTERS} value={filter} onChange={(e) => setFilter(e.target.value)} />
+      </div>
+      {error && !data ? <ErrorState message={error} onRetry={refresh} /> : !shown || !data ? <Skeleton /> : (
+        <div className="grid gap-6 lg:grid-cols-2">
+          {filter !== 'logins' && (
+            <Card className="p-4">
+              <h3 className="mb-3 text-lg font-semibold">User Activities</h3>
+              <div className="max-h-96 overflow-y-auto" tabIndex={0} role="region" aria-label="User Activities list">
+                {shown.activities.length === 0 ? <EmptyState title="No activities found" /> : (
+                  <ul className="space-y-2">
+                    {shown.activities.map((a) => (
+                      <li key={a.id} className="flex flex-wrap items-center gap-2 border-b border-border pb-2 text-sm" data-testid="audit-activity">
+                        <Badge variant={actionBadgeVariant(a.action)}>{a.action}</Badge>
+                        <span className="font-medium">{a.profiles?.full_name || a.profiles?.email || 'Unknown user'}</span>
+                        {a.resource_type && <span className="text-muted-foreground">{a.resource_type}{a.resource_id ? ` ${a.resource_id}` : ''}</span>}
+                        <span className="ml-auto text-muted-foreground"><RelativeTime date={a.created_at} /></span>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </div>
+              {data.activities.length >= limits.activities && (
+                <Button variant="ghost" className="mt-2" disabled={busy} onClick={() => setLimits({ ...limits, activities: limits.activities + ACTIVITY_PAGE })}>Load more activities</Button>
+              )}
+            </Card>
+          )}
+          {filter !== 'activities' && (
+            <Card className="p-4">
+              <h3 className="mb-3 text-lg font-semibold">Login Attempts</h3>
+              <div className="max-h-96 overflow-y-auto" tabIndex={0} role="region" aria-label="Login Attempts list">
+                {shown.logins.length === 0 ? <EmptyState title="No login attempts found" /> : (
+                  <ul className="space-y-2">
+                    {shown.logins.map((l) => (
+                      <li key={l.id} className="flex flex-wrap items-center gap-2 border-b border-border pb-2 text-sm" data-testid="audit-login">
+                        <Badge variant={l.success ? 'default' : 'destructive'}>{l.success ? 'Success' : 'Failed'}</Badge>
+                        <span className="font-medium">{l.email}</span>
+                        {l.failure_reason && <span className="text-muted-foreground">{l.failure_reason}</span>}
+                        <span className="text-muted-foreground">IP: {l.ip_address ?? 'Unknown'}</span>
+                        <span className="ml-auto text-muted-foreground"><RelativeTime date={l.created_at} /></span>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </div>
+              {data.logins.length >= limits.logins && (
+                <Button variant="ghost" className="mt-2" disabled={busy} onClick={() => setLimits({ ...limits, logins: limits.logins + LOGIN_PAGE })}>Load more login attempts</Button>
+              )}
+            </Card>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,249 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  changeRole, countStaff, LastAdminError, listPendingInvitations, listStaff, recentActivity, setActive,
+  type PendingInvitation, type StaffProfile, type UserActivity,
+} from '../../lib/admin-users';
+import { supabaseBrowser } from '../../lib/supabase-browser';
+import type { Role } from '../../schemas/user';
+import { toast } from '../../stores/toast';
+import BulkActionsBar from '../components/BulkActionsBar';
+import CreateUserDialog from '../components/CreateUserDialog';
+import InviteDialog from '../components/InviteDialog';
+import { RoleBadge } from '../components/RoleBadge';
+import { Badge } from '../components/ui/Badge';
+import { Button } from '../components/ui/Button';
+import { StatCard } from '../components/ui/Card';
+import { Dialog } from '../components/ui/Dialog';
+import { EmptyState, ErrorState } from '../components/ui/EmptyState';
+import { Input } from '../components/ui/Input';
+import { RelativeTime } from '../components/ui/RelativeTime';
+import { Select } from '../components/ui/Select';
+import { Skeleton } from '../components/ui/Skeleton';
+import { Table, Td, Th } from '../components/ui/Table';
+import { TabPanel, Tabs } from '../components/ui/Tabs';
+import { useUrlParam } from '../use-url-param';
+import type { AdminTabProps } from './index';
+
+const ROLE_FILTER = [{ value: '', label: 'All Roles' }, { value: 'admin', label: 'Admin' }, { value: 'editor', label: 'Editor' }, { value: 'viewer', label: 'Viewer' }];
+const ROLE_OPTIONS = ROLE_FILTER.slice(1);
+
+/** User Management (spec back-office 2): counts, users with search, filter and bulk actions, invitations. */
+export default function UsersTab({ user, organization }: AdminTabProps) {
+  const client = supabaseBrowser();
+  const [view, setView] = useUrlParam('view');
+  const [dialog, setDialog] = useUrlParam('dialog');
+  const [detailId, setDetailId] = useUrlParam('user');
+  const [search, setSearch] = useState('');
+  const [role, setRole] = useState('');
+  const [users, setUsers] = useState<StaffProfile[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [counts, setCounts] = useState<Awaited<ReturnType<typeof countStaff>> | null>(null);
+  const [invitations, setInvitations] = useState<PendingInvitation[] | null>(null);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [busyId, setBusyId] = useState<string | null>(null);
+  const [reloads, setReloads] = useState(0);
+  const reload = useCallback(() => setReloads((n) => n + 1), []);
+
+  useEffect(() => {
+    let current = true;
+    const timer = setTimeout(() => {
+      listStaff(client, organization.id, { search, role: (role || undefined) as Role | undefined }).then(
+        (rows) => {
+          if (!current) return;
+          setUsers(rows);
+          setError(null);
+        },
+        (failure: Error) => { if (current) { setUsers(null); setError('Failed to fetch users'); console.error(failure); } },
+      );
+    }, 250);
+    return () => { current = false; clearTimeout(timer); };
+  }, [client, organization.id, search, role, reloads]);
+
+  useEffect(() => {
+    countStaff(client, organization.id).then(setCounts, (failure: Error) => console.error(failure));
+    // The spec: an invitation list failure is only logged.
+    listPendingInvitations(client, organization.id).then(setInvitations, (failure: Error) => { console.error(failure); setInvitations([]); });
+  }, [client, organization.id, reloads]);
+
+  async function updateOne(target: StaffProfile, change: { role: Role } | { is_active: boolean }) {
+    setBusyId(target.id);
+    try {
+      if ('role' in change) {
+        await changeRole(client, user.id, [target.id], change.role);
+        toast({ title: 'Role Updated', description: `User role changed to ${change.role}` });
+      } else {
+        await setActive(client, user.id, [target.id], change.is_active);
+        toast({ title: 'User Status Updated', description: `User ${change.is_active ? 'activated' : 'deactivated'} successfully` });
+      }
+      reload();
+    } catch (failure) {
+      const fallback = 'role' in change ? 'Failed to update user role' : 'Failed to update user status';
+      toast({ title: 'Error', description: failure instanceof LastAdminError ? failure.message : fallback, variant: 'destructive' });
+    } finally {
+      setBusyId(null);
+    }
+  }
+
+  const visible = users ?? [];
+  const chosen = visible.filter((row) => selected.has(row.id));
+  const detail = visible.find((row) => row.id === detailId) ?? null;
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h2 className="text-2xl font-semibold">User Management</h2>
+          <p className="text-sm text-muted-foreground">Manage staff accounts, roles and invitations of {organization.name}.</p>
+        </div>
+        <div className="flex gap-2">
+          <Button onClick={() => setDialog('create-user')}>Create User</Button>
+          <Button variant="outline" onClick={() => setDialog('invite')}>Send Invitation</Button>
+        </div>
+      </div>
+      <div className="grid grid-cols-2 gap-4 md:grid-cols-5">
+        <StatCard label="Total Users" value={counts?.total ?? null} loading={!counts} />
+        <StatCard label="Admins" value={counts?.admins ?? null} loading={!counts} />
+        <StatCard label="Editors" value={counts?.editors ?? null} loading={!counts} />
+        <StatCard label="Active" value={counts?.active ?? null} loading={!counts} />
+        <StatCard label="Pending Invites" value={counts?.pendingInvites ?? null} loading={!counts} />
+      </div>
+      <Tabs items={[{ id: 'users', label: 'Users' }, { id: 'invitations', label: 'Invitations' }]} value={view === 'invitations' ? 'invitations' : 'users'}
+        onChange={(id) => setView(id === 'users' ? null : id)} idPrefix="users" label="User lists" />
+      {view === 'invitations' ? (
+        <TabPanel idPrefix="users" id="invitations">
+          {!invitations ? <Skeleton /> : invitations.length === 0 ? <EmptyState title="No pending invitations" /> : (
+            <Table>
+              <caption className="sr-only">Pending invitations</caption>
+              <thead><tr><Th>Email</Th><Th>Role</Th><Th>Invited</Th><Th>Status</Th></tr></thead>
+              <tbody>
+                {invitations.map((invitation) => (
+                  <tr key={invitation.id}>
+                    <Td>{invitation.email}</Td><Td><RoleBadge role={invitation.role} /></Td>
+                    <Td><RelativeTime date={invitation.created_at} /></Td><Td><Badge variant="outline">Pending</Badge></Td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          )}
+        </TabPanel>
+      ) : (
+        <TabPanel idPrefix="users" id="users">
+          <div className="mb-4 flex flex-wrap gap-2">
+            <Input type="search" aria-label="Search users" placeholder="Search by email or name..." value={search} onChange={(e) => setSearch(e.target.value)} className="max-w-sm" />
+            <Select aria-label="Filter by role" options={ROLE_FILTER} value={role} onChange={(e) => setRole(e.target.value)} />
+          </div>
+          {chosen.length > 0 && (
+            <BulkActionsBar actorId={user.id} selected={chosen} onClear={() => setSelected(new Set())} onDone={() => { setSelected(new Set()); reload(); }} />
+          )}
+          {error ? <ErrorState message={error} onRetry={reload} /> : !users ? <Skeleton /> : users.length === 0 ? <EmptyState title="No users found" hint="Try another search or role." /> : (
+            <Table>
+              <caption className="sr-only">Users</caption>
+              <thead>
+                <tr>
+                  <Th><SelectAll total={visible.length} chosen={chosen.length} onChange={(all) => setSelected(all ? new Set(visible.map((row) => row.id)) : new Set())} /></Th>
+                  <Th>User</Th><Th>Role</Th><Th>Status</Th><Th>Joined</Th>
+                </tr>
+              </thead>
+              <tbody>
+                {users.map((row) => (
+                  <tr key={row.id}>
+                    <Td>
+                      <input type="checkbox" aria-label={`Select ${row.email}`} checked={selected.has(row.id)}
+                        onChange={(e) => { const next = new Set(selected); if (e.target.checked) next.add(row.id); else next.delete(row.id); setSelected(next); }} />
+                    </Td>
+                    <Td>
+                      <button type="button" className="text-left hover:underline" onClick={() => setDetailId(row.id)}>
+                        <span className="block font-medium">{row.full_name || row.email}</span>
+                        <span className="block text-xs text-muted-foreground">{row.email}</span>
+                      </button>
+                    </Td>
+                    <Td>
+                      <div className="flex items-center gap-2">
+                        <RoleBadge role={row.role} />
+                        <Select aria-label={`Role of ${row.email}`} options={ROLE_OPTIONS} value={row.role} disabled={busyId === row.id}
+                          onChange={(e) => void updateOne(row, { role: e.target.value as Role })} />
+                      </div>
+                    </Td>
+                    <Td>
+                      <label className="flex items-center gap-2 text-sm">
+                        <input type="checkbox" role="switch" checked={row.is_active} disabled={busyId === row.id}
+                          onChange={(e) => void updateOne(row, { is_active: e.target.checked })} />
+                        {row.is_active ? 'Active' : 'Inactive'}
+                      </label>
+                    </Td>
+                    <Td><RelativeTime date={row.created_at} /></Td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          )}
+        </TabPanel>
+      )}
+      <CreateUserDialog open={dialog === 'create-user'} organizationId={organization.id} onClose={() => setDialog(null)} onCreated={reload} />
+      <InviteDialog open={dialog === 'invite'} organizationId={organization.id} onClose={() => setDialog(null)} onInvited={reload} />
+      <UserDetailDialog profile={detail} onClose={() => setDetailId(null)} />
+    </div>
+  );
+}
+
+/** The header checkbox: checked when all are selected, mixed (indeterminate) when some are. */
+function SelectAll({ total, chosen, onChange }: { total: number; chosen: number; onChange: (all: boolean) => void }) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = chosen > 0 && chosen < total;
+  }, [chosen, total]);
+  return <input ref={ref} type="checkbox" aria-label="Select all users" checked={total > 0 && chosen === total} onChange={(e) => onChange(e.target.checked)} />;
+}
+
+/** A user's details and their last 10 activities. */
+function UserDetailDialog({ profile, onClose }: { profile: StaffProfile | null; onClose: () => void }) {
+  return (
+    <Dialog open={profile !== null} onClose={onClose} title={profile?.full_name || profile?.email || 'User'} description={profile?.email}>
+      {profile && (
+        <div className="space-y-4 text-sm">
+          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
+            <dt className="font-medium">Role</dt><dd><RoleBadge role={profile.role} /></dd>
+            <dt className="font-medium">Status</dt><dd>{profile.is_active ? 'Active' : 'Inactive'}</dd>
+            <dt className="font-medium">Phone</dt><dd>{profile.phone || '—'}</dd>
+            <dt className="font-medium">Bio</dt><dd>{profile.bio || '—'}</dd>
+            <dt className="font-medium">Joined</dt><dd><RelativeTime date={profile.created_at} /></dd>
+          </dl>
+          <h3 className="font-semibold">Recent activity</h3>
+          <RecentActivity key={profile.id} userId={profile.id} />
+        </div>
+      )}
+    </Dialog>
+  );
+}
+
+/** The user's last 10 activities; keyed by user, so each user starts from the loading state. */
+function RecentActivity({ userId }: { userId: string }) {
+  const [activity, setActivity] = useState<UserActivity[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let current = true;
+    recentActivity(supabaseBrowser(), userId).then(
+      (rows) => current && setActivity(rows),
+      (failure: Error) => {
+        console.error(failure);
+        if (current) setFailed(true);
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [userId]);
+  if (failed) return <ErrorState message="Failed to fetch activity" />;
+  if (!activity) return <Skeleton rows={2} />;
+  if (activity.length === 0) return <p className="text-muted-foreground">No activities found</p>;
+  return (
+    <ul className="space-y-1">
+      {activity.map((entry) => (
+        <li key={entry.id} className="flex justify-between gap-2">
+          <span>{entry.action}</span>
+          <RelativeTime date={entry.created_at} />
+        </li>
+      ))}
+    </ul>
+  );
+}

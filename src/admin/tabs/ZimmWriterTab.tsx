@@ -1,0 +1,242 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { CopyButton } from '../components/CopyButton';
+import { Badge } from '../components/ui/Badge';
+import { Button } from '../components/ui/Button';
+import { Card, CardHeader } from '../components/ui/Card';
+import { ConfirmDialog } from '../components/ui/ConfirmDialog';
+import { EmptyState, ErrorState } from '../components/ui/EmptyState';
+import { Field, Input, Textarea } from '../components/ui/Input';
+import { RelativeTime } from '../components/ui/RelativeTime';
+import { Select } from '../components/ui/Select';
+import { Skeleton } from '../components/ui/Skeleton';
+import { supabaseBrowser } from '../../lib/supabase-browser';
+import {
+  examplePayload,
+  listCategoryNames,
+  listDeliveries,
+  loadIntegration,
+  rotateWebhookToken,
+  sendTestWebhook,
+  webhookUrl,
+  type WebhookDelivery,
+  type WebhookIntegration,
+} from '../../lib/webhook-admin';
+import { toast } from '../../stores/toast';
+import type { AdminTabProps } from './index';
+
+/** Where the setup guide is rendered as a page (src/pages/docs). */
+const DOCS_URL = '/docs/zimmwriter-webhook-setup';
+
+type Loaded<T> = { state: 'loading' } | { state: 'error' } | { state: 'ready'; value: T };
+
+/** Loads `load()` now and whenever it changes; `reload` shows the loading state and loads again. */
+function useLoaded<T>(load: () => Promise<T>): [Loaded<T>, () => Promise<void>] {
+  const [value, setValue] = useState<Loaded<T>>({ state: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let current = true;
+    load().then(
+      (loaded) => current && setValue({ state: 'ready', value: loaded }),
+      (error: unknown) => {
+        console.error(error);
+        if (current) setValue({ state: 'error' });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [load, attempt]);
+  const reload = useCallback(async () => {
+    setValue({ state: 'loading' });
+    setAttempt((n) => n + 1);
+  }, []);
+  return [value, reload];
+}
+
+/** ZimmWriter: the webhook URL and its token, categories, payload, a test delivery and the log (spec 4, 7-9). */
+export default function ZimmWriterTab({ organization }: AdminTabProps) {
+  const client = supabaseBrowser();
+  const [integration, reloadIntegration] = useLoaded<WebhookIntegration | null>(useCallback(() => loadIntegration(client, organization.id), [client, organization.id]));
+  const [categories] = useLoaded<string[]>(useCallback(() => listCategoryNames(client, organization.id), [client, organization.id]));
+  const [deliveries, reloadDeliveries] = useLoaded<WebhookDelivery[]>(useCallback(() => listDeliveries(client, organization.id), [client, organization.id]));
+  const [newToken, setNewToken] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [rotating, setRotating] = useState(false);
+  const origin = typeof window === 'undefined' ? '' : window.location.origin;
+  const url = webhookUrl(origin, newToken ?? undefined);
+  const categoryNames = categories.state === 'ready' ? categories.value : [];
+  const example = JSON.stringify(examplePayload(categoryNames[0]), null, 2);
+
+  async function rotate() {
+    setRotating(true);
+    try {
+      setNewToken(await rotateWebhookToken(client, organization.id));
+      setConfirming(false);
+      toast({ title: 'Token Rotated', description: 'Copy the new webhook URL now: it is shown only once. The old token keeps working for 24 hours.' });
+      await reloadIntegration();
+    } catch (error) {
+      console.error(error);
+      toast({ title: 'Error', description: 'Failed to rotate the webhook token', variant: 'destructive' });
+    } finally {
+      setRotating(false);
+    }
+  }
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 className="text-2xl font-semibold">ZimmWriter Integration</h2>
+        <a href={DOCS_URL} target="_blank" rel="noopener" className="rounded-md border border-border px-4 py-2 text-sm font-medium hover:bg-muted">
+          View Documentation<span className="sr-only"> (opens in a new tab)</span>
+        </a>
+      </div>
+
+      <Card>
+        <CardHeader
+          title="Webhook URL"
+          description="Paste this address into ZimmWriter's webhook settings."
+          actions={
+            <Button variant="outline" onClick={() => setConfirming(true)}>
+              Rotate Token
+            </Button>
+          }
+        />
+        <div className="flex gap-2">
+          <Input readOnly value={url} aria-label="Webhook URL" className="font-mono" />
+          {newToken && <CopyButton text={url} label="webhook URL" />}
+        </div>
+        <p className="mt-2 text-sm text-muted-foreground" role="status">
+          {newToken
+            ? 'This is the new token: copy it now, it will not be shown again. The previous token keeps working for 24 hours.'
+            : 'The token is stored only as a hash, so it cannot be shown again. Rotate it to get a new URL (shown once); the old one keeps working for 24 hours.'}
+        </p>
+        {integration.state === 'ready' && integration.value && (
+          <p className="mt-1 text-xs text-muted-foreground">
+            Set up <RelativeTime date={integration.value.created_at} />
+            {integration.value.rotated_at && (
+              <>
+                , last rotated <RelativeTime date={integration.value.rotated_at} />
+              </>
+            )}
+          </p>
+        )}
+      </Card>
+
+      <div className="grid gap-6 md:grid-cols-2">
+        <Card>
+          <CardHeader title="Organization" description="Posts sent to this webhook belong to this organization." />
+          <div className="flex gap-2">
+            <Input readOnly value={organization.name} aria-label="Organization" />
+            <CopyButton text={organization.name} label="organization" />
+          </div>
+          <p className="mt-2 text-sm text-muted-foreground">No organization field is needed in the payload: the token in the URL identifies it.</p>
+        </Card>
+        <Card>
+          <CardHeader title="Available Categories" description="Send one of these names as category (a new name creates the category)." />
+          {categories.state === 'loading' && <Skeleton rows={2} label="Loading categories..." />}
+          {categories.state === 'error' && <ErrorState message="Failed to load categories" />}
+          {categories.state === 'ready' &&
+            (categoryNames.length ? (
+              <ul className="flex flex-wrap gap-2" aria-label="Categories">
+                {categoryNames.map((name) => (
+                  <li key={name}>
+                    <Badge variant="secondary">{name}</Badge>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <EmptyState title="No categories yet" />
+            ))}
+        </Card>
+      </div>
+
+      <Card>
+        <CardHeader title="Example Payload" description="ZimmWriter posts JSON like this." actions={<CopyButton text={example} label="example payload" />} />
+        <pre className="overflow-x-auto rounded bg-muted p-4 text-xs" tabIndex={0} aria-label="Example payload">
+          {example}
+        </pre>
+      </Card>
+
+      <TestForm organizationId={organization.id} categories={categoryNames} onSent={reloadDeliveries} />
+
+      <Card>
+        <CardHeader title="Recent Deliveries" description="What the webhook received, newest first." actions={<Button variant="outline" onClick={() => void reloadDeliveries()}>Refresh</Button>} />
+        {deliveries.state === 'loading' && <Skeleton rows={3} label="Loading deliveries..." />}
+        {deliveries.state === 'error' && <ErrorState message="Failed to load webhook deliveries" onRetry={() => void reloadDeliveries()} />}
+        {deliveries.state === 'ready' &&
+          (deliveries.value.length === 0 ? (
+            <EmptyState title="No deliveries yet" />
+          ) : (
+            <ul className="divide-y divide-border" aria-label="Webhook deliveries">
+              {deliveries.value.map((d) => (
+                <li key={d.id} className="flex flex-wrap items-center gap-3 py-2 text-sm">
+                  <Badge variant={d.status_code < 300 ? 'success' : 'destructive'}>{d.status_code}</Badge>
+                  <span className="font-medium">{d.post?.title ?? d.slug ?? 'No post'}</span>
+                  {d.error && <span className="text-red-700">{d.error}</span>}
+                  <span className="ml-auto text-muted-foreground">
+                    <RelativeTime date={d.received_at} />
+                  </span>
+                </li>
+              ))}
+            </ul>
+          ))}
+      </Card>
+
+      <ConfirmDialog
+        open={confirming}
+        title="Rotate webhook token?"
+        description="A new URL is issued and shown once. The current URL keeps working for 24 hours; update ZimmWriter before then."
+        confirmLabel="Rotate Token"
+        busyLabel="Rotating..."
+        busy={rotating}
+        onConfirm={() => void rotate()}
+        onCancel={() => setConfirming(false)}
+      />
+    </div>
+  );
+}
+
+/** The test delivery form: posts through /api/admin/webhook-test, the webhook's own path. */
+function TestForm({ organizationId, categories, onSent }: { organizationId: string; categories: string[]; onSent: () => Promise<void> }) {
+  const [title, setTitle] = useState('Test Blog Post from ZimmWriter');
+  const [category, setCategory] = useState('');
+  const [html, setHtml] = useState('<h2>Test Post</h2><p>This is a test post sent from the admin dashboard.</p>');
+  const [sending, setSending] = useState(false);
+  const chosen = category || categories[0] || '';
+
+  async function send(event: FormEvent) {
+    event.preventDefault();
+    setSending(true);
+    try {
+      const result = await sendTestWebhook(supabaseBrowser(), organizationId, examplePayload(chosen || undefined, { title, html }));
+      if (result.ok) toast({ title: 'Webhook Test Successful!', description: `Blog post created successfully. Post ID: ${result.postId}` });
+      else toast({ title: 'Webhook Test Failed', description: result.text, variant: 'destructive' });
+      await onSent();
+    } catch (error) {
+      console.error(error);
+      toast({ title: 'Webhook Test Error', description: 'Failed to send test request', variant: 'destructive' });
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return (
+    <Card id="webhook-test">
+      <CardHeader title="Webhook Test" description="Send a test post through the webhook: it is created like a real delivery." />
+      <form onSubmit={send} className="space-y-4">
+        <Field label="Title">{(control) => <Input {...control} name="title" value={title} onChange={(e) => setTitle(e.target.value)} required />}</Field>
+        <Field label="Category">
+          {(control) => (
+            <Select {...control} name="category" value={chosen} onChange={(e) => setCategory(e.target.value)} options={categories.map((name) => ({ value: name, label: name }))} />
+          )}
+        </Field>
+        <Field label="HTML Content">
+          {(control) => <Textarea {...control} name="html" rows={6} className="font-mono" value={html} onChange={(e) => setHtml(e.target.value)} required />}
+        </Field>
+        <Button type="submit" disabled={sending}>
+          {sending ? 'Sending Test...' : 'Send Test Webhook'}
+        </Button>
+      </form>
+    </Card>
+  );
+}

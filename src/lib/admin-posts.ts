@@ -1,0 +1,179 @@
+/**
+ * Blog posts as the back office manages them (issue 10): the paginated, searchable list, one post, saving
+ * (create or update), deleting, and asking for a site rebuild. Everything runs under the signed-in user's
+ * own session, so RLS decides what they may do (viewers read, editors write, editors delete only their own
+ * posts, admins delete any); the rebuild goes through the `admin-rebuild` function.
+ */
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { marked } from 'marked';
+import { PostInputSchema, type PostStatus } from '../schemas/post.ts';
+import { logActivity } from './activity.ts';
+import { sanitizeArticleHtml } from './sanitize-html.ts';
+
+/** Posts per list page. */
+export const POSTS_PAGE_SIZE = 12;
+
+/** The list's status filter: one status or all. */
+export type StatusFilter = PostStatus | 'all';
+
+/** A post as the list and the editor read it, with its author's name and category. */
+export interface AdminPost {
+  id: string;
+  organization_id: string;
+  title: string;
+  slug: string;
+  excerpt: string | null;
+  content: string;
+  status: PostStatus;
+  category_id: string | null;
+  tags: string[] | null;
+  featured_image_url: string | null;
+  meta_title: string | null;
+  meta_description: string | null;
+  author_id: string | null;
+  published_at: string | null;
+  created_at: string;
+  view_count: number;
+  author: { full_name: string | null } | null;
+  category: { name: string } | null;
+}
+
+const POST_COLUMNS =
+  'id, organization_id, title, slug, excerpt, content, status, category_id, tags, featured_image_url, meta_title, ' +
+  'meta_description, author_id, published_at, created_at, view_count, ' +
+  'author:profiles(full_name), category:blog_categories(name)';
+
+/** The message shown when a slug is already used by another post of the organization. */
+export const SLUG_TAKEN_MESSAGE = 'This URL slug is already used by another post. Please choose a different slug.';
+
+/** The spec's fallback when saving fails without a server message. */
+export const SAVE_FAILED_MESSAGE = 'Failed to save post. Please try again.';
+
+/** True when visitors can see the post now (published with a publication time in the past). */
+export function isPublicPost(post: Pick<AdminPost, 'status' | 'published_at'>, now: Date = new Date()): boolean {
+  return post.status === 'published' && post.published_at !== null && new Date(post.published_at) <= now;
+}
+
+/**
+ * A search term as a PostgREST `ilike` pattern inside a double-quoted value: LIKE wildcards in the term are
+ * matched literally, and quotes/backslashes are escaped so commas or parentheses cannot break the filter.
+ */
+function ilikePattern(term: string): string {
+  const literal = term.replace(/[\\%_]/g, (c) => `\\${c}`);
+  return `"*${literal.replace(/["\\]/g, (c) => `\\${c}`)}*"`;
+}
+
+/** One page of an organization's posts, newest first, filtered on the server; `total` counts all matches. */
+export async function listPosts(
+  client: SupabaseClient,
+  options: { organizationId: string; search?: string; status?: StatusFilter; page?: number },
+): Promise<{ posts: AdminPost[]; total: number }> {
+  const page = Math.max(1, options.page ?? 1);
+  let query = client
+    .from('blog_posts')
+    .select(POST_COLUMNS, { count: 'exact' })
+    .eq('organization_id', options.organizationId);
+  if (options.status && options.status !== 'all') query = query.eq('status', options.status);
+  const term = options.search?.trim();
+  if (term) {
+    const pattern = ilikePattern(term);
+    query = query.or(`title.ilike.${pattern},content.ilike.${pattern}`);
+  }
+  const from = (page - 1) * POSTS_PAGE_SIZE;
+  const { data, error, count } = await query
+    .order('created_at', { ascending: false })
+    .order('id')
+    .range(from, from + POSTS_PAGE_SIZE - 1);
+  if (error) throw new Error(`Loading the posts failed: ${error.message}`);
+  return { posts: (data ?? []) as unknown as AdminPost[], total: count ?? 0 };
+}
+
+/** One post by id, or null when it does not exist or RLS hides it. */
+export async function getPost(client: SupabaseClient, id: string): Promise<AdminPost | null> {
+  const { data, error } = await client.from('blog_posts').select(POST_COLUMNS).eq('id', id).maybeSingle();
+  if (error) throw new Error(`Loading post ${id} failed: ${error.message}`);
+  return data as unknown as AdminPost | null;
+}
+
+/** The organization's categories by name, for the editor's select. */
+export async function listCategories(client: SupabaseClient, organizationId: string): Promise<{ id: string; name: string }[]> {
+  const { data, error } = await client
+    .from('blog_categories')
+    .select('id, name')
+    .eq('organization_id', organizationId)
+    .order('name');
+  if (error) throw new Error(`Loading the categories failed: ${error.message}`);
+  return data ?? [];
+}
+
+/** Markdown (or HTML) from the editor as the sanitized article HTML the public page renders. */
+export function renderPostContent(markdown: string): string {
+  return sanitizeArticleHtml(marked.parse(markdown, { async: false, gfm: true }));
+}
+
+/** Average reading speed used for `reading_time`. */
+const WORDS_PER_MINUTE = 200;
+
+function readingMinutes(html: string): number {
+  const words = html.replace(/<[^>]*>/g, ' ').split(/\s+/).filter(Boolean).length;
+  return Math.min(600, Math.max(1, Math.round(words / WORDS_PER_MINUTE)));
+}
+
+/** What the editor sends to `savePost`: the form's fields, raw (validation happens here). */
+export interface PostDraft {
+  title: string;
+  slug: string;
+  excerpt: string;
+  /** Sanitized HTML (see renderPostContent). */
+  content: string;
+  status: PostStatus;
+  category_id: string;
+  tags: string[];
+  featured_image_url: string;
+  meta_title: string;
+  meta_description: string;
+  /** ISO time: for published posts when they went live, for scheduled ones when they will. */
+  published_at: string | null;
+}
+
+/** A save refused before or by the database, with the message to show. */
+export class PostSaveError extends Error {}
+
+/**
+ * Creates (no `id`) or updates a post of the organization and returns it. Empty optional fields become
+ * null; a duplicate slug answers SLUG_TAKEN_MESSAGE; other failures carry the server's message.
+ */
+export async function savePost(
+  client: SupabaseClient,
+  target: { id?: string; organizationId: string; authorId: string },
+  draft: PostDraft,
+): Promise<AdminPost> {
+  const parsed = PostInputSchema.safeParse({ ...draft, reading_time: readingMinutes(draft.content) });
+  if (!parsed.success) throw new PostSaveError(parsed.error.issues.map((issue) => issue.message).join('; '));
+  const row = { ...parsed.data, published_at: parsed.data.published_at ?? null };
+  const query = target.id
+    ? client.from('blog_posts').update(row).eq('id', target.id).eq('organization_id', target.organizationId)
+    : client.from('blog_posts').insert({ ...row, organization_id: target.organizationId, author_id: target.authorId });
+  const { data, error } = await query.select(POST_COLUMNS).maybeSingle();
+  if (error) throw new PostSaveError(error.code === '23505' ? SLUG_TAKEN_MESSAGE : error.message || SAVE_FAILED_MESSAGE);
+  if (!data) throw new PostSaveError('You do not have permission to change this post.');
+  return data as unknown as AdminPost;
+}
+
+/**
+ * Deletes a post and logs 'post_deleted'. RLS lets admins delete any post and editors only their own;
+ * a refused delete removes no row, which is reported as an error instead of a silent success.
+ */
+export async function deletePost(client: SupabaseClient, post: Pick<AdminPost, 'id' | 'title' | 'slug' | 'status' | 'organization_id'>, userId: string): Promise<void> {
+  const { data, error } = await client.from('blog_posts').delete().eq('id', post.id).select('id');
+  if (error) throw new Error(`Deleting post ${post.id} failed: ${error.message}`);
+  if (!data || data.length === 0) throw new Error(`Post ${post.id} was not deleted: it does not exist or you may not delete it`);
+  await logActivity(client, userId, 'post_deleted', {
+    resource_type: 'blog_post',
+    post_id: post.id,
+    title: post.title,
+    slug: post.slug,
+    status: post.status,
+    organization_id: post.organization_id,
+  });
+}

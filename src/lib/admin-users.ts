@@ -1,0 +1,251 @@
+/**
+ * Staff accounts of an organization, for the Users tab: listing and searching profiles, role and status
+ * changes (single and bulk, under the admin's own session: RLS and the last-admin guard decide), the
+ * privileged create-user sequence (run by `netlify/functions/admin-users.mts` with the service client), and
+ * the generated temporary passwords.
+ */
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { CreateUser, Role } from '../schemas/user.ts';
+
+/** A row of the user list. */
+export interface StaffProfile {
+  id: string;
+  email: string;
+  full_name: string | null;
+  role: Role;
+  is_active: boolean;
+  bio: string | null;
+  phone: string | null;
+  created_at: string;
+  last_login: string | null;
+}
+
+/** A pending invitation as the Invitations tab shows it. */
+export interface PendingInvitation {
+  id: string;
+  email: string;
+  role: Role;
+  created_at: string;
+  expires_at: string;
+}
+
+const PROFILE_COLUMNS = 'id, email, full_name, role, is_active, bio, phone, created_at, last_login';
+
+/** Thrown when the database refuses to leave an organization without an active admin. */
+export class LastAdminError extends Error {
+  constructor() {
+    super('The organization must keep at least one active admin. Make another member admin first.');
+  }
+}
+
+function failure(what: string, error: { message: string }): Error {
+  return /last_admin/.test(error.message) ? new LastAdminError() : new Error(`${what}: ${error.message}`);
+}
+
+/** `%`, `_` and `\` are wildcards in ilike; `,` `(` `)` `"` would break the or() filter. */
+function ilikePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/[,()"]/g, ' ')}%`;
+}
+
+/**
+ * The organization's profiles, newest first, matching `search` on email or full name (case-insensitive,
+ * in the database) and `role` when given.
+ */
+export async function listStaff(
+  client: SupabaseClient,
+  organizationId: string,
+  { search = '', role }: { search?: string; role?: Role } = {},
+): Promise<StaffProfile[]> {
+  let query = client.from('profiles').select(PROFILE_COLUMNS).eq('organization_id', organizationId);
+  const term = search.trim();
+  if (term) {
+    const pattern = ilikePattern(term);
+    query = query.or(`email.ilike.${pattern},full_name.ilike.${pattern}`);
+  }
+  if (role) query = query.eq('role', role);
+  const { data, error } = await query.order('created_at', { ascending: false });
+  if (error) throw failure('Failed to fetch users', error);
+  return data as StaffProfile[];
+}
+
+/** The five count cards of User Management, counted by the database. */
+export async function countStaff(client: SupabaseClient, organizationId: string) {
+  const head = { count: 'exact', head: true } as const;
+  const profiles = () => client.from('profiles').select('*', head).eq('organization_id', organizationId);
+  const results = await Promise.all([
+    profiles(),
+    profiles().eq('role', 'admin'),
+    profiles().eq('role', 'editor'),
+    profiles().eq('is_active', true),
+    client.from('user_invitations').select('*', head).eq('organization_id', organizationId).is('used_at', null),
+  ]);
+  const failed = results.find((result) => result.error);
+  if (failed?.error) throw failure('Failed to count users', failed.error);
+  const [total, admins, editors, active, pendingInvites] = results.map((result) => result.count ?? 0);
+  return { total, admins, editors, active, pendingInvites };
+}
+
+/** Pending invitations (not used yet), newest first. */
+export async function listPendingInvitations(client: SupabaseClient, organizationId: string): Promise<PendingInvitation[]> {
+  const { data, error } = await client
+    .from('user_invitations')
+    .select('id, email, role, created_at, expires_at')
+    .eq('organization_id', organizationId)
+    .is('used_at', null)
+    .order('created_at', { ascending: false });
+  if (error) throw failure('Failed to fetch invitations', error);
+  return data as PendingInvitation[];
+}
+
+/**
+ * Sets the role of one or more users (one statement: all change or none). Logs `role_changed` for one user,
+ * `role_changed_bulk` for each of several.
+ */
+export async function changeRole(client: SupabaseClient, actorId: string, userIds: readonly string[], role: Role): Promise<number> {
+  const { data, error } = await client.from('profiles').update({ role }).in('id', userIds).select('id');
+  if (error) throw failure('Failed to update user role', error);
+  const action = userIds.length === 1 ? 'role_changed' : 'role_changed_bulk';
+  await logEach(client, data, action, { new_role: role, changed_by: actorId });
+  return data.length;
+}
+
+/**
+ * Activates or deactivates users (one statement). `reason: 'delete'` is the bulk Delete, a soft delete that
+ * logs `user_soft_deleted_bulk`; otherwise `user_activated` / `user_deactivated` (with `_bulk` for several).
+ */
+export async function setActive(
+  client: SupabaseClient,
+  actorId: string,
+  userIds: readonly string[],
+  isActive: boolean,
+  reason: 'status' | 'delete' = 'status',
+): Promise<number> {
+  const { data, error } = await client.from('profiles').update({ is_active: isActive }).in('id', userIds).select('id');
+  if (error) throw failure('Failed to update user status', error);
+  if (reason === 'delete') {
+    await logEach(client, data, 'user_soft_deleted_bulk', { deleted_by: actorId });
+  } else {
+    const action = `user_${isActive ? 'activated' : 'deactivated'}${userIds.length === 1 ? '' : '_bulk'}`;
+    await logEach(client, data, action, { changed_by: actorId });
+  }
+  return data.length;
+}
+
+async function logEach(client: SupabaseClient, rows: Array<{ id: string }>, action: string, details: Record<string, unknown>) {
+  await Promise.all(
+    rows.map(async ({ id }) => {
+      const { error } = await client.rpc('log_user_activity', { p_user_id: id, p_action: action, p_details: details, p_resource_type: 'user', p_resource_id: id });
+      // The change itself succeeded; a missing log line must not turn it into a reported failure.
+      if (error) console.error(`Logging ${action} for ${id} failed: ${error.message}`);
+    }),
+  );
+}
+
+/** One entry of a user's recent activity (detail dialog). */
+export interface UserActivity {
+  id: string;
+  action: string;
+  resource_type: string | null;
+  resource_id: string | null;
+  created_at: string;
+}
+
+/** The user's last 10 activities. */
+export async function recentActivity(client: SupabaseClient, userId: string): Promise<UserActivity[]> {
+  const { data, error } = await client
+    .from('user_activity_logs')
+    .select('id, action, resource_type, resource_id, created_at')
+    .eq('user_id', userId)
+    .order('created_at', { ascending: false })
+    .limit(10);
+  if (error) throw failure('Failed to fetch activity', error);
+  return data as UserActivity[];
+}
+
+/** Characters of generated passwords (spec back-office: letters, digits and symbols). */
+export const PASSWORD_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!@#$%^&*';
+export const GENERATED_PASSWORD_LENGTH = 12;
+
+/**
+ * A random temporary password. Rejection sampling keeps every character equally likely (a plain modulo
+ * would favour the first characters of the alphabet).
+ */
+export function generatePassword(length = GENERATED_PASSWORD_LENGTH, alphabet = PASSWORD_ALPHABET): string {
+  const limit = 256 - (256 % alphabet.length);
+  let password = '';
+  while (password.length < length) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {
+      if (byte < limit && password.length < length) password += alphabet[byte % alphabet.length];
+    }
+  }
+  return password;
+}
+
+/**
+ * The create-user sequence, with the service client: the account (email confirmed, placed in the
+ * organization with its role through app metadata), the profile details, the `user_created_by_admin` log
+ * entry, then the password reset mail pointing at `{siteUrl}/auth`. Any failure after the account exists
+ * deletes it again, so nothing is left half-created.
+ */
+export async function createStaffAccount(
+  service: SupabaseClient,
+  { admin, organizationId, siteUrl }: { admin: { id: string }; organizationId: string; siteUrl: string },
+  input: CreateUser,
+): Promise<{ id: string; email: string }> {
+  const { data, error } = await service.auth.admin.createUser({
+    email: input.email,
+    password: input.password,
+    email_confirm: true,
+    user_metadata: { full_name: input.full_name },
+    app_metadata: { organization_id: organizationId, role: input.role },
+  });
+  if (error || !data.user) throw new Error(error?.message ?? 'Failed to create user.');
+  const id = data.user.id;
+  try {
+    const { error: profileError } = await service
+      .from('profiles')
+      .update({ full_name: input.full_name, role: input.role, bio: input.bio ?? null, phone: input.phone ?? null, organization_id: organizationId })
+      .eq('id', id);
+    if (profileError) throw new Error(`Saving the profile failed: ${profileError.message}`);
+    const { error: logError } = await service.rpc('log_user_activity', {
+      p_user_id: admin.id,
+      p_action: 'user_created_by_admin',
+      p_details: { created_user_id: id, created_user_email: input.email, role: input.role, organization_id: organizationId },
+      p_resource_type: 'user',
+      p_resource_id: id,
+    });
+    if (logError) throw new Error(`Logging the creation failed: ${logError.message}`);
+    const { error: mailError } = await service.auth.resetPasswordForEmail(input.email, { redirectTo: `${siteUrl}/auth` });
+    if (mailError) throw new Error(`Sending the password reset mail failed: ${mailError.message}`);
+  } catch (stepError) {
+    const { error: deleteError } = await service.auth.admin.deleteUser(id);
+    if (deleteError) console.error(`Removing the half-created user ${id} failed: ${deleteError.message}`);
+    throw stepError;
+  }
+  return { id, email: input.email };
+}
+
+/** Calls an admin function with the signed-in admin's token; throws with the function's message on failure. */
+async function callAdminFunction<T>(client: SupabaseClient, path: string, body: unknown): Promise<T> {
+  const { data } = await client.auth.getSession();
+  const token = data.session?.access_token;
+  if (!token) throw new Error('Your session has expired. Please log in again.');
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  const answer = (await response.json().catch(() => ({}))) as { message?: string };
+  if (!response.ok) throw new Error(answer.message ?? `The request failed (${response.status}).`);
+  return answer as T;
+}
+
+/** Create New User through `POST /api/admin/users`. */
+export function requestCreateUser(client: SupabaseClient, organizationId: string, input: CreateUser) {
+  return callAdminFunction<{ id: string; email: string }>(client, '/api/admin/users', { ...input, organization_id: organizationId });
+}
+
+/** Send Invitation through `POST /api/admin/invitations`; answers the link to pass on. */
+export function requestInvitation(client: SupabaseClient, organizationId: string, input: { email: string; role: Role }) {
+  return callAdminFunction<{ id: string; link: string; expires_at: string }>(client, '/api/admin/invitations', { ...input, organization_id: organizationId });
+}

@@ -1,0 +1,54 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+
+/** The four 'System Overview' counters of one organization. */
+export interface SystemCounters {
+  totalPosts: number;
+  published: number;
+  totalUsers: number;
+  totalViews: number;
+}
+
+/** The organization's most viewed post, for the Content tab. */
+export interface MostViewedPost {
+  id: string;
+  title: string;
+  slug: string;
+  status: string;
+  viewCount: number;
+}
+
+async function count(query: PromiseLike<{ count: number | null; error: { message: string } | null }>, what: string) {
+  const { count: value, error } = await query;
+  if (error) throw new Error(`Counting ${what} failed: ${error.message}`);
+  return value ?? 0;
+}
+
+/**
+ * Counts posts, published posts, members and views with `count: 'exact', head: true` queries: the database
+ * counts, no rows travel. Users are the organization's memberships (a user may belong to several).
+ */
+export async function loadSystemCounters(client: SupabaseClient, organizationId: string): Promise<SystemCounters> {
+  const head = { count: 'exact', head: true } as const;
+  const [totalPosts, published, totalUsers, totalViews] = await Promise.all([
+    count(client.from('blog_posts').select('*', head).eq('organization_id', organizationId), 'posts'),
+    count(client.from('blog_posts').select('*', head).eq('organization_id', organizationId).eq('status', 'published'), 'published posts'),
+    count(client.from('organization_memberships').select('*', head).eq('organization_id', organizationId), 'users'),
+    count(client.from('post_views').select('*', head).eq('organization_id', organizationId), 'views'),
+  ]);
+  return { totalPosts, published, totalUsers, totalViews };
+}
+
+/** The post with the most views (ties: the newest), or null when the organization has no post with a view. */
+export async function loadMostViewedPost(client: SupabaseClient, organizationId: string): Promise<MostViewedPost | null> {
+  const { data, error } = await client
+    .from('blog_posts')
+    .select('id, title, slug, status, view_count')
+    .eq('organization_id', organizationId)
+    .gt('view_count', 0)
+    .order('view_count', { ascending: false })
+    .order('created_at', { ascending: false })
+    .limit(1)
+    .maybeSingle();
+  if (error) throw new Error(`Loading the most viewed post failed: ${error.message}`);
+  return data && { id: data.id, title: data.title, slug: data.slug, status: data.status, viewCount: data.view_count };
+}

@@ -1,0 +1,130 @@
+/**
+ * The ZimmWriter, Sessions, Settings and Profile tabs of /admin, each through its main path, signed in
+ * through /auth. Every row the tests create is removed and every seeded value they change is restored.
+ */
+import { createHash } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { expect, test, waitForIslands } from './fixtures';
+import { createUser, PASSWORD, removeUser, SCALE_PRO_ID, service } from './support/backend';
+
+const SEED_ADMIN = 'admin@scale-pro.test';
+const SEED_TOKEN_HASH = createHash('sha256').update('dev-zimmwriter-token-scale-pro').digest('hex');
+const created: string[] = [];
+test.afterAll(async () => {
+  await Promise.all(created.map(removeUser));
+});
+
+async function signIn(page: Page, email: string, password = PASSWORD) {
+  await page.goto('/auth');
+  await waitForIslands(page);
+  await page.getByRole('main').getByLabel('Email').fill(email);
+  await page.getByRole('main').getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+}
+
+async function openTab(page: Page, id: string, heading: string) {
+  await page.goto(`/admin?tab=${id}`);
+  await expect(page.getByRole('heading', { name: heading })).toBeVisible();
+}
+
+const toast = (page: Page) => page.getByRole('status', { name: 'Notifications' });
+
+test('ZimmWriter: the test form creates a post, and the token rotates behind a confirmation', async ({ page }) => {
+  const since = new Date().toISOString();
+  const title = `E2E webhook ${Date.now().toString(36)}`;
+  await signIn(page, SEED_ADMIN);
+  await openTab(page, 'zimmwriter', 'ZimmWriter Integration');
+  await expect(page.getByRole('textbox', { name: 'Webhook URL' })).toHaveValue(/\/api\/webhooks\/zimmwriter\/•+$/);
+  await expect(page.getByRole('link', { name: /View Documentation/ })).toHaveAttribute('target', '_blank');
+
+  await page.getByLabel('Title').fill(title);
+  await page.getByRole('button', { name: 'Send Test Webhook' }).click();
+  await expect(toast(page)).toContainText('Webhook Test Successful!');
+  const { data: posts } = await service.from('blog_posts').select('id, slug').eq('organization_id', SCALE_PRO_ID).eq('title', title);
+  expect(posts).toHaveLength(1);
+  await expect(toast(page)).toContainText(`Post ID: ${posts?.[0]?.id}`);
+  await expect(page.getByRole('list', { name: 'Webhook deliveries' })).toContainText(title);
+
+  try {
+    await page.getByRole('button', { name: 'Rotate Token' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toContainText('24 hours');
+    await dialog.getByRole('button', { name: 'Rotate Token' }).click();
+    await expect(page.getByRole('textbox', { name: 'Webhook URL' })).toHaveValue(/\/api\/webhooks\/zimmwriter\/whk_[0-9a-f]{64}$/);
+    await expect(page.getByRole('button', { name: 'Copy webhook URL' })).toBeVisible();
+  } finally {
+    await service.from('webhook_integrations').update({ token_hash: SEED_TOKEN_HASH, previous_token_hash: null, previous_token_expires_at: null, rotated_at: null }).eq('organization_id', SCALE_PRO_ID);
+    await service.from('webhook_deliveries').delete().eq('organization_id', SCALE_PRO_ID).gte('received_at', since);
+    await service.from('blog_posts').delete().eq('organization_id', SCALE_PRO_ID).eq('title', title);
+    await service.from('site_rebuild_requests').delete().eq('organization_id', SCALE_PRO_ID).gte('requested_at', since);
+  }
+});
+
+test('Sessions: terminating a session ends that browser’s access at once', async ({ page, browser, baseURL }) => {
+  const member = await createUser('admin');
+  created.push(member.email);
+  const other = await browser.newContext({ baseURL });
+  try {
+    const otherPage = await other.newPage();
+    await signIn(otherPage, member.email);
+
+    await signIn(page, SEED_ADMIN);
+    await openTab(page, 'sessions', 'Active Sessions');
+    await expect(page.getByText(/\d+ active session\(s\) found/)).toBeVisible();
+    const row = page.getByRole('row').filter({ hasText: member.email });
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText('E2E admin');
+    await expect(row.getByText('Active', { exact: true })).toBeVisible();
+    await row.getByRole('button', { name: `Terminate session of ${member.email}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Terminate' }).click();
+    await expect(toast(page)).toContainText('User session has been terminated successfully');
+    await expect(page.getByRole('row').filter({ hasText: member.email })).toHaveCount(0);
+
+    // The other browser is signed out on its next visit.
+    await otherPage.goto('/admin');
+    await expect(otherPage).toHaveURL(/\/auth$/);
+  } finally {
+    await other.close();
+  }
+});
+
+test('Settings: saving updates the organization, then the seed is restored', async ({ page }) => {
+  const { data: before } = await service.from('organizations').select('name, domain, settings').eq('id', SCALE_PRO_ID).single();
+  const since = new Date().toISOString();
+  try {
+    await signIn(page, SEED_ADMIN);
+    await openTab(page, 'settings', 'System Settings');
+    await expect(page.getByLabel('Organization Name')).toHaveValue(before?.name ?? '');
+    await page.getByLabel('Contact Email').fill('not-an-email');
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await expect(page.getByLabel('Contact Email')).toHaveAttribute('aria-invalid', 'true');
+    await page.getByLabel('Contact Email').fill('hello@scale-pro.test');
+    await page.getByLabel('Blog Title').fill('E2E Blog Title');
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await expect(toast(page)).toContainText('Organization settings have been updated successfully');
+    const { data: after } = await service.from('organizations').select('settings').eq('id', SCALE_PRO_ID).single();
+    expect(after?.settings).toMatchObject({ blog_title: 'E2E Blog Title', contact_email: 'hello@scale-pro.test' });
+  } finally {
+    await service.from('organizations').update(before ?? {}).eq('id', SCALE_PRO_ID);
+    await service.from('site_rebuild_requests').delete().eq('organization_id', SCALE_PRO_ID).gte('requested_at', since);
+  }
+});
+
+test('Profile: an admin changes their password and signs in with the new one', async ({ page }) => {
+  const admin = await createUser('admin');
+  created.push(admin.email);
+  await signIn(page, admin.email);
+  await openTab(page, 'profile', 'Profile Settings');
+  await expect(page.getByText('At least 8 characters long')).toBeVisible();
+  const newPassword = 'E2e-New-Pass-2026';
+  await page.getByLabel('Current Password').fill(PASSWORD);
+  await page.getByLabel('New Password', { exact: true }).fill(newPassword);
+  await page.getByLabel('Confirm New Password').fill(newPassword);
+  await page.getByRole('button', { name: 'Change Password' }).click();
+  await expect(toast(page)).toContainText('Your password has been changed successfully.');
+
+  await page.context().clearCookies();
+  await page.evaluate(() => localStorage.clear());
+  await signIn(page, admin.email, newPassword);
+});

@@ -1,0 +1,23 @@
+/** Signing in through the real /auth form, as a person would, and landing on /admin. */
+import { expect, type Page } from '@playwright/test';
+import { waitForIslands } from '../fixtures';
+import { PASSWORD } from './backend';
+
+/** The seeded admin of Scale Pro Marketing. */
+export const SEED_ADMIN_EMAIL = 'admin@scale-pro.test';
+
+/** Fills /auth with `email` and `password` and submits; does not wait for the outcome. */
+export async function submitSignIn(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.goto('/auth');
+  await waitForIslands(page);
+  await page.getByRole('main').getByLabel('Email').fill(email);
+  await page.getByRole('main').getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+/** Signs in as an admin (the seeded one by default) and waits for the dashboard. */
+export async function signInAsAdmin(page: Page, email = SEED_ADMIN_EMAIL, password = PASSWORD): Promise<void> {
+  await submitSignIn(page, email, password);
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { parseSettingsForm, settingsFormValues } from '../../../src/lib/organization-settings.ts';
+import { sessionCountText, sessionStatus } from '../../../src/lib/sessions.ts';
+import { ChangePasswordSchema } from '../../../src/lib/password.ts';
+import { examplePayload, MASKED_TOKEN, webhookUrl } from '../../../src/lib/webhook-admin.ts';
+
+const org = {
+  name: 'Scale Pro',
+  domain: 'scalepro.test',
+  settings: { blog_title: 'Blog', contact_phone: '+1 404 555 0100', webhook: { publish_mode: 'draft' as const }, social_links: { instagram: 'https://instagram.com/x' } },
+};
+
+describe('organization settings form', () => {
+  it('prefills from the organization and keeps settings the form does not show', () => {
+    const values = settingsFormValues(org);
+    expect(values).toMatchObject({ name: 'Scale Pro', domain: 'scalepro.test', blog_title: 'Blog', instagram: 'https://instagram.com/x', facebook: '' });
+    const parsed = parseSettingsForm({ ...values, facebook: 'https://facebook.com/scale' }, org.settings);
+    expect(parsed).toEqual({
+      ok: true,
+      update: {
+        name: 'Scale Pro',
+        domain: 'scalepro.test',
+        settings: { blog_title: 'Blog', contact_phone: '+1 404 555 0100', webhook: { publish_mode: 'draft' }, social_links: { facebook: 'https://facebook.com/scale', instagram: 'https://instagram.com/x' } },
+      },
+    });
+  });
+
+  it('answers a message per invalid field', () => {
+    const parsed = parseSettingsForm({ ...settingsFormValues(org), name: ' ', contact_email: 'not-an-email', youtube: 'javascript:alert(1)', domain: 'http://x' });
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(Object.keys(parsed.errors).sort()).toEqual(['contact_email', 'domain', 'name', 'youtube']);
+    expect(parsed.errors.name).toBe('Organization name is required');
+  });
+
+  it('saves a blank domain as none', () => {
+    const parsed = parseSettingsForm({ ...settingsFormValues(org), domain: '' });
+    expect(parsed.ok && parsed.update.domain).toBeNull();
+  });
+});
+
+describe('sessions', () => {
+  const now = Date.parse('2026-11-21T12:00:00Z');
+  it('is Active while recently used and not expired', () => {
+    expect(sessionStatus({ last_activity: '2026-11-21T11:30:00Z', expires_at: null }, now)).toBe('Active');
+    expect(sessionStatus({ last_activity: '2026-11-21T10:00:00Z', expires_at: null }, now)).toBe('Inactive');
+    expect(sessionStatus({ last_activity: '2026-11-21T11:59:00Z', expires_at: '2026-11-21T11:59:30Z' }, now)).toBe('Inactive');
+  });
+  it('counts as the spec words it', () => {
+    expect(sessionCountText(3)).toBe('3 active session(s) found');
+  });
+});
+
+describe('change password form', () => {
+  it('applies the password rules and the confirmation', () => {
+    const result = ChangePasswordSchema.safeParse({ currentPassword: 'x', newPassword: 'short', confirmPassword: 'other' });
+    expect(result.success).toBe(false);
+    const messages = result.error?.issues.map((i) => i.message) ?? [];
+    expect(messages).toContain('Password must be at least 8 characters');
+    expect(messages).toContain("Passwords don't match");
+    expect(ChangePasswordSchema.safeParse({ currentPassword: 'x', newPassword: 'Abcdefg1', confirmPassword: 'Abcdefg1' }).success).toBe(true);
+  });
+});
+
+describe('webhook admin', () => {
+  it('masks the token unless it was just issued', () => {
+    expect(webhookUrl('https://a.test')).toBe(`https://a.test/api/webhooks/zimmwriter/${MASKED_TOKEN}`);
+    expect(webhookUrl('https://a.test', 'whk_1')).toBe('https://a.test/api/webhooks/zimmwriter/whk_1');
+  });
+  it('builds the spec payload with the test tags', () => {
+    expect(examplePayload('SEO', { title: 'T' })).toMatchObject({ webhook_name: 'blog_post_created', title: 'T', category: 'SEO', tags: ['test', 'webhook', 'writing-tool'] });
+  });
+});
