@@ -4,12 +4,16 @@ import { NewsletterSignupSchema, type NewsletterResponse } from '../schemas/news
 interface Props {
   /** Slug of the site's organization: whose list the address joins. */
   organization: string;
+  /** Prefix of the form's element ids, unique per page (the footer and the blog sidebar both show a form). */
+  id?: string;
+  /** Accessible name of the form. */
+  label?: string;
 }
 
 type Status = { kind: 'idle' | 'sending' } | { kind: 'done' | 'error'; message: string };
 
 /** Footer newsletter sign-up: validates like the function, posts to /api/newsletter, announces the answer. */
-export default function NewsletterForm({ organization }: Props) {
+export default function NewsletterForm({ organization, id = 'newsletter', label = 'Newsletter' }: Props) {
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
 
   async function submit(event: SubmitEvent<HTMLFormElement>) {
@@ -37,16 +41,16 @@ export default function NewsletterForm({ organization }: Props) {
   }
 
   return (
-    <form onSubmit={submit} noValidate className="flex flex-col gap-2" aria-label="Newsletter">
-      <label htmlFor="newsletter-email" className="sr-only">Email address</label>
+    <form onSubmit={submit} noValidate className="flex flex-col gap-2" aria-label={label}>
+      <label htmlFor={`${id}-email`} className="sr-only">Email address</label>
       <input
-        id="newsletter-email"
+        id={`${id}-email`}
         name="email"
         type="email"
         required
         autoComplete="email"
         placeholder="Your email address"
-        aria-describedby="newsletter-status"
+        aria-describedby={`${id}-status`}
         aria-invalid={status.kind === 'error' || undefined}
         className="rounded-md border border-border bg-background px-3 py-2 text-foreground placeholder:text-muted-foreground"
       />
@@ -57,7 +61,7 @@ export default function NewsletterForm({ organization }: Props) {
       >
         {status.kind === 'sending' ? 'Subscribing…' : 'Subscribe'}
       </button>
-      <p id="newsletter-status" aria-live="polite" className={status.kind === 'error' ? 'text-sm text-red-700 dark:text-red-300' : 'text-sm'}>
+      <p id={`${id}-status`} aria-live="polite" className={status.kind === 'error' ? 'text-sm text-red-700 dark:text-red-300' : 'text-sm'}>
         {'message' in status ? status.message : ''}
       </p>
     </form>

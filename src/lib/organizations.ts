@@ -5,6 +5,7 @@
 import { createClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import { OrganizationSchema } from '../schemas/organization.ts';
+import { readWithSnapshot } from './build-snapshot.ts';
 import { publicSupabaseConfig } from './supabase-config.ts';
 import { DEFAULT_ORGANIZATION_SLUG, FALLBACK_ORGANIZATION, matchOrganization, type Organization } from './host-match.ts';
 
@@ -54,8 +55,10 @@ export function chooseSiteOrganization(organizations: readonly Organization[], e
 
 let siteOrganization: Promise<Organization> | undefined;
 
-/** The organization this build shows; read once per build. */
+/** The organization this build shows; read once per build (kept as a snapshot, see build-snapshot.ts). */
 export function getSiteOrganization(env: Env = process.env): Promise<Organization> {
-  siteOrganization ??= listOrganizations(env).then((organizations) => chooseSiteOrganization(organizations, env));
+  siteOrganization ??= readWithSnapshot('organizations', z.array(OrganizationSchema), () => listOrganizations(env), env).then((organizations) =>
+    chooseSiteOrganization(organizations, env),
+  );
   return siteOrganization;
 }

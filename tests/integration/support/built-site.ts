@@ -25,10 +25,18 @@ export function publicHtmlFiles(): string[] {
   return htmlFiles().filter((file) => !file.startsWith('admin/'));
 }
 
-/** The HTML served for a route (`/services/seo` → `services/seo/index.html`). */
-export function pageHtml(route: string): string {
-  const file = route === '/' ? 'index.html' : route === '/404' ? '404.html' : `${route.replace(/^\//, '')}/index.html`;
-  return readFileSync(join(DIST, file), 'utf8');
+/** The HTML served for a route (`/services/seo` → `services/seo/index.html`), from `dist` or another build. */
+export function pageHtml(route: string, root: string = DIST): string {
+  return readFileSync(join(root, routeFile(route)), 'utf8');
+}
+
+/** Is there a page for this route in the build? */
+export function hasPage(route: string, root: string = DIST): boolean {
+  return existsSync(join(root, routeFile(route)));
+}
+
+function routeFile(route: string): string {
+  return route === '/' ? 'index.html' : route === '/404' ? '404.html' : `${route.replace(/^\//, '')}/index.html`;
 }
 
 const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'", '#x27': "'", copy: '©' };

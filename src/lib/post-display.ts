@@ -1,0 +1,33 @@
+/**
+ * What a post card shows, and how: shared by the static list pages and the search island (which gets the
+ * same data from the Pagefind index), so both render one card. Kept free of server-only imports, since
+ * the island bundles it.
+ */
+
+/** Local image shown for posts without a featured image (and when a featured image fails to load). */
+export const PLACEHOLDER_IMAGE = '/images/blog-placeholder.svg';
+
+/** At most this many tags on a card (spec section 9). */
+export const CARD_TAG_LIMIT = 3;
+
+/** The fields of a post a card needs. */
+export interface PostCardData {
+  slug: string;
+  title: string;
+  excerpt: string;
+  image: string;
+  hasFeaturedImage: boolean;
+  categoryName: string;
+  /** Null for uncategorized posts (no category page to link). */
+  categorySlug: string | null;
+  /** ISO date. */
+  date: string;
+  readTime: number;
+  authorName: string;
+  tags: string[];
+}
+
+/** A date as the blog shows it ("October 28, 2026"), in UTC so the build and the browser agree. */
+export function formatPostDate(iso: string): string {
+  return new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+}

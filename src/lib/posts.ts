@@ -1,0 +1,288 @@
+/**
+ * The only place the site reads blog posts and categories. The build reads one organization's published
+ * posts (status published, published_at passed: the anon RLS policy says the same, the query says it too),
+ * their categories, authors and old-slug redirects; maps them to display shapes with the spec's defaults;
+ * and sanitizes every body again with the project's one sanitizer. An unreachable database fails the build
+ * (see build-snapshot.ts for the BLOG_USE_SNAPSHOT fallback).
+ */
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { z } from 'zod';
+import {
+  AuthorRowSchema,
+  BlogRowsSchema,
+  CategoryRowSchema,
+  PostRowSchema,
+  RedirectRowSchema,
+  type AuthorRow,
+  type BlogRows,
+  type CategoryRow,
+  type PostRow,
+} from '../schemas/blog.ts';
+import { readWithSnapshot } from './build-snapshot.ts';
+import { tagSlug } from './blog-urls.ts';
+import type { Organization } from './host-match.ts';
+import { getSiteOrganization } from './organizations.ts';
+import { PLACEHOLDER_IMAGE, type PostCardData } from './post-display.ts';
+import { htmlToText, sanitizeArticleHtml } from './sanitize-html.ts';
+import { publicSupabaseConfig } from './supabase-config.ts';
+
+type Env = Record<string, string | undefined>;
+
+/** Display defaults (spec section 3); the placeholder image is PLACEHOLDER_IMAGE of post-display.ts. */
+export const UNKNOWN_AUTHOR = 'Unknown Author';
+export const UNCATEGORIZED = 'Uncategorized';
+export const DEFAULT_READ_TIME = 5;
+/** Length of an excerpt made from the body when a post has none. */
+const EXCERPT_LENGTH = 160;
+
+export interface BlogCategory {
+  id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+}
+
+export interface BlogAuthor {
+  name: string;
+  title: string | null;
+  bio: string | null;
+  avatarUrl: string | null;
+  website: string | null;
+}
+
+/** A published post as pages show it. */
+export interface BlogPost {
+  id: string;
+  slug: string;
+  title: string;
+  /** The post's excerpt, else the start of its text. */
+  excerpt: string;
+  /** Sanitized article HTML. */
+  html: string;
+  categoryId: string | null;
+  category: BlogCategory | null;
+  /** The category's name, or 'Uncategorized'. */
+  categoryName: string;
+  author: BlogAuthor;
+  /** Tags that can have a page (at least one letter or digit), in the post's order. */
+  tags: string[];
+  /** Featured image URL, or the local placeholder. */
+  image: string;
+  hasFeaturedImage: boolean;
+  readTime: number;
+  /** ISO date shown on the post: published_at, else created_at. */
+  date: string;
+  /** ISO time of the last edit (sitemap, Article JSON-LD). */
+  updatedAt: string;
+  /** Title and description for search engines and link previews. */
+  metaTitle: string;
+  metaDescription: string;
+}
+
+/** A post's former slug and the slug it moved to. */
+export interface BlogRedirect {
+  oldSlug: string;
+  slug: string;
+}
+
+/** One organization's public blog. */
+export interface Blog {
+  organization: Organization;
+  /** Newest first. */
+  posts: BlogPost[];
+  /** By name; every category of the organization, with or without posts. */
+  categories: BlogCategory[];
+  redirects: BlogRedirect[];
+}
+
+/** A tag with its page slug and how many posts carry it. */
+export interface TagSummary {
+  name: string;
+  slug: string;
+  count: number;
+}
+
+export function toBlogCategory(row: CategoryRow): BlogCategory {
+  return { id: row.id, name: row.name, slug: row.slug, description: row.description };
+}
+
+/** The author card; a missing or nameless profile becomes 'Unknown Author'. */
+export function toBlogAuthor(row: AuthorRow | undefined): BlogAuthor {
+  return {
+    name: row?.full_name?.trim() || UNKNOWN_AUTHOR,
+    title: row?.author_title ?? null,
+    bio: row?.bio ?? null,
+    avatarUrl: row?.avatar_url ?? null,
+    website: row?.author_website ?? null,
+  };
+}
+
+function shorten(text: string, length: number): string {
+  if (text.length <= length) return text;
+  const cut = text.slice(0, length);
+  return `${cut.slice(0, cut.lastIndexOf(' ') > 0 ? cut.lastIndexOf(' ') : length).trimEnd()}…`;
+}
+
+/** A post row with its category and author looked up, the spec's defaults applied and the body sanitized. */
+export function toBlogPost(row: PostRow, categories: ReadonlyMap<string, BlogCategory>, authors: ReadonlyMap<string, AuthorRow>): BlogPost {
+  const category = (row.category_id && categories.get(row.category_id)) || null;
+  const html = sanitizeArticleHtml(row.content);
+  // htmlToText joins adjacent blocks ("<h2>A</h2><p>B" → "AB"): a space between tags keeps words apart.
+  const excerpt = row.excerpt?.trim() || shorten(htmlToText(html.replace(/></g, '> <')), EXCERPT_LENGTH);
+  return {
+    id: row.id,
+    slug: row.slug,
+    title: row.title,
+    excerpt,
+    html,
+    categoryId: category?.id ?? null,
+    category,
+    categoryName: category?.name ?? UNCATEGORIZED,
+    author: toBlogAuthor(row.author_id ? authors.get(row.author_id) : undefined),
+    tags: (row.tags ?? []).filter((tag) => tagSlug(tag) !== ''),
+    image: row.featured_image_url || PLACEHOLDER_IMAGE,
+    hasFeaturedImage: Boolean(row.featured_image_url),
+    readTime: row.reading_time ?? DEFAULT_READ_TIME,
+    date: new Date(row.published_at ?? row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+    metaTitle: row.meta_title?.trim() || row.title,
+    metaDescription: row.meta_description?.trim() || excerpt,
+  };
+}
+
+/** The rows of one organization's blog as display shapes: posts newest first, redirects to live posts only. */
+export function toBlog(rows: BlogRows): Blog {
+  const categories = rows.categories.map(toBlogCategory).sort((a, b) => a.name.localeCompare(b.name));
+  const categoryById = new Map(categories.map((category) => [category.id, category]));
+  const authorById = new Map(rows.authors.map((author) => [author.id, author]));
+  const posts = rows.posts
+    .map((row) => toBlogPost(row, categoryById, authorById))
+    .sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
+  const slugById = new Map(posts.map((post) => [post.id, post.slug]));
+  const liveSlugs = new Set(slugById.values());
+  const redirects = rows.redirects.flatMap(({ old_slug, post_id }) => {
+    const slug = slugById.get(post_id);
+    return slug && !liveSlugs.has(old_slug) ? [{ oldSlug: old_slug, slug }] : [];
+  });
+  return { organization: rows.organization, posts, categories, redirects };
+}
+
+/** The card fields of a post. */
+export function toPostCardData(post: BlogPost): PostCardData {
+  return {
+    slug: post.slug,
+    title: post.title,
+    excerpt: post.excerpt,
+    image: post.image,
+    hasFeaturedImage: post.hasFeaturedImage,
+    categoryName: post.categoryName,
+    categorySlug: post.category?.slug ?? null,
+    date: post.date,
+    readTime: post.readTime,
+    authorName: post.author.name,
+    tags: post.tags,
+  };
+}
+
+/** Posts of a category (by slug), newest first. */
+export function postsInCategory(posts: readonly BlogPost[], categorySlug: string): BlogPost[] {
+  return posts.filter((post) => post.category?.slug === categorySlug);
+}
+
+/** Posts carrying a tag (by tag slug), newest first. */
+export function postsWithTag(posts: readonly BlogPost[], slug: string): BlogPost[] {
+  return posts.filter((post) => post.tags.some((tag) => tagSlug(tag) === slug));
+}
+
+/**
+ * Every tag of the posts, one entry per tag slug (the first spelling seen names it), most used first,
+ * then by name.
+ */
+export function tagSummaries(posts: readonly BlogPost[]): TagSummary[] {
+  const bySlug = new Map<string, TagSummary>();
+  for (const post of posts) {
+    for (const slug of new Set(post.tags.map(tagSlug))) {
+      const name = post.tags.find((tag) => tagSlug(tag) === slug)!;
+      const summary = bySlug.get(slug) ?? { name, slug, count: 0 };
+      summary.count += 1;
+      bySlug.set(slug, summary);
+    }
+  }
+  return [...bySlug.values()].sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
+}
+
+const POST_COLUMNS =
+  'id, slug, title, excerpt, content, category_id, author_id, tags, featured_image_url, meta_title, meta_description, reading_time, published_at, created_at, updated_at';
+/** PostgREST's usual max-rows; the build pages through posts in steps of this size. */
+const READ_BATCH = 1000;
+
+/** Throws a build-stopping error with where and what failed. */
+function check<T>(what: string, url: string, result: { data: T | null; error: { message?: string; code?: string } | null }): T {
+  if (result.error) throw new Error(`Cannot read ${what} from ${url}: ${result.error.message || result.error.code || 'unreachable'}`);
+  return result.data as T;
+}
+
+function parseRows<T>(what: string, schema: z.ZodType<T>, rows: unknown): T[] {
+  const parsed = z.array(schema).safeParse(rows);
+  if (!parsed.success) throw new Error(`The ${what} read from the database do not match the expected shape: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+async function readPublishedPosts(client: SupabaseClient, url: string, organizationId: string, now: string): Promise<PostRow[]> {
+  const posts: PostRow[] = [];
+  for (let from = 0; ; from += READ_BATCH) {
+    const result = await client
+      .from('blog_posts')
+      .select(POST_COLUMNS)
+      .eq('organization_id', organizationId)
+      .eq('status', 'published')
+      .lte('published_at', now)
+      .order('published_at', { ascending: false })
+      .order('id')
+      .range(from, from + READ_BATCH - 1);
+    const batch = parseRows('posts', PostRowSchema, check('posts', url, result));
+    posts.push(...batch);
+    if (batch.length < READ_BATCH) return posts;
+  }
+}
+
+/** Reads an organization's public blog rows with the anon key, as a visitor could. */
+export async function readBlogRows(organization: Organization, env: Env = process.env, now = new Date()): Promise<BlogRows> {
+  const { url, anonKey } = publicSupabaseConfig(env);
+  const client = createClient(url, anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
+  const [categoryResult, posts, redirectResult] = await Promise.all([
+    client.from('blog_categories').select('id, name, slug, description').eq('organization_id', organization.id),
+    readPublishedPosts(client, url, organization.id, now.toISOString()),
+    client.from('blog_post_redirects').select('old_slug, post_id').eq('organization_id', organization.id),
+  ]);
+  const authorIds = [...new Set(posts.flatMap((post) => (post.author_id ? [post.author_id] : [])))];
+  const authors = authorIds.length
+    ? check('authors', url, await client.from('profiles').select('id, full_name, bio, avatar_url, author_title, author_website').in('id', authorIds))
+    : [];
+  return {
+    organization,
+    categories: parseRows('categories', CategoryRowSchema, check('categories', url, categoryResult)),
+    posts,
+    authors: parseRows('authors', AuthorRowSchema, authors),
+    redirects: parseRows('redirects', RedirectRowSchema, check('redirects', url, redirectResult)),
+  };
+}
+
+/** An organization without a database row (the synthetic fallback) has no blog: its lists are empty. */
+function emptyBlogRows(organization: Organization): BlogRows {
+  return { organization, categories: [], posts: [], authors: [], redirects: [] };
+}
+
+let siteBlog: Promise<Blog> | undefined;
+
+/** The blog of the organization this build shows; read once per build (snapshot kept, see build-snapshot.ts). */
+export function getBlog(env: Env = process.env): Promise<Blog> {
+  siteBlog ??= getSiteOrganization(env)
+    .then((organization) =>
+      organization.id === 'fallback'
+        ? emptyBlogRows(organization)
+        : readWithSnapshot(`blog-${organization.slug}`, BlogRowsSchema, () => readBlogRows(organization, env), env),
+    )
+    .then(toBlog);
+  return siteBlog;
+}

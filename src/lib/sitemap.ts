@@ -1,0 +1,22 @@
+/**
+ * Which built pages the sitemap lists: not the legal pages (not indexed), not tag pages (thin lists that
+ * repeat the category pages), not search, not-found or moved-post pages.
+ */
+
+/** Paths (no trailing slash) and path prefixes left out of the sitemap. */
+const EXCLUDED_PATHS = new Set(['/privacy', '/terms', '/404', '/service-not-found', '/blog/search']);
+const EXCLUDED_PREFIXES = ['/blog/tag/'];
+
+/** Does the page at `url` belong in the sitemap? `movedPaths` are the old addresses of moved posts. */
+export function inSitemap(url: string, movedPaths: ReadonlySet<string> = new Set()): boolean {
+  const path = new URL(url).pathname.replace(/(.)\/$/, '$1');
+  if (EXCLUDED_PATHS.has(path) || movedPaths.has(path)) return false;
+  return !EXCLUDED_PREFIXES.some((prefix) => `${path}/`.startsWith(prefix));
+}
+
+/** A page URL as the site links it and names it canonical: no trailing slash except for the home page. */
+export function withoutTrailingSlash(url: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = parsed.pathname.replace(/(.)\/$/, '$1');
+  return parsed.href;
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { OrganizationSchema } from './organization.ts';
+
+/**
+ * The blog rows the public site reads with the anon key, as PostgREST returns them (snake_case, nulls
+ * for empty columns). The build validates what it read, so a schema change fails the build with a clear
+ * message instead of publishing broken pages, and the last good snapshot is checked the same way.
+ */
+
+/** `blog_categories` columns the site shows. */
+export const CategoryRowSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  slug: z.string(),
+  description: z.string().nullable(),
+});
+export type CategoryRow = z.infer<typeof CategoryRowSchema>;
+
+/** `blog_posts` columns the site shows (published posts only; `content` is sanitized HTML). */
+export const PostRowSchema = z.object({
+  id: z.uuid(),
+  slug: z.string(),
+  title: z.string(),
+  excerpt: z.string().nullable(),
+  content: z.string(),
+  category_id: z.uuid().nullable(),
+  author_id: z.uuid().nullable(),
+  tags: z.array(z.string()).nullable(),
+  featured_image_url: z.string().nullable(),
+  meta_title: z.string().nullable(),
+  meta_description: z.string().nullable(),
+  reading_time: z.number().int().nullable(),
+  /** Publication time; null only for drafts, which the site never reads. */
+  published_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type PostRow = z.infer<typeof PostRowSchema>;
+
+/** The `profiles` columns granted to anon: the public author card. */
+export const AuthorRowSchema = z.object({
+  id: z.uuid(),
+  full_name: z.string().nullable(),
+  bio: z.string().nullable(),
+  avatar_url: z.string().nullable(),
+  author_title: z.string().nullable(),
+  author_website: z.string().nullable(),
+});
+export type AuthorRow = z.infer<typeof AuthorRowSchema>;
+
+/** `blog_post_redirects`: an old slug that now points at a post. */
+export const RedirectRowSchema = z.object({
+  old_slug: z.string(),
+  post_id: z.uuid(),
+});
+export type RedirectRow = z.infer<typeof RedirectRowSchema>;
+
+/** Everything the build reads for one organization's blog: what a snapshot stores. */
+export const BlogRowsSchema = z.object({
+  organization: OrganizationSchema,
+  categories: z.array(CategoryRowSchema),
+  posts: z.array(PostRowSchema),
+  authors: z.array(AuthorRowSchema),
+  redirects: z.array(RedirectRowSchema),
+});
+export type BlogRows = z.infer<typeof BlogRowsSchema>;

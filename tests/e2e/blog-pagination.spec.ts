@@ -1,0 +1,49 @@
+import { expect, test } from './fixtures';
+
+const cards = (page: import('@playwright/test').Page) => page.locator('[data-post-grid] > li');
+
+test('the blog pages through its posts 6 at a time', async ({ page }) => {
+  await page.goto('/blog');
+  await expect(page.getByRole('heading', { name: 'Latest Articles' })).toBeVisible();
+  await expect(cards(page)).toHaveCount(6);
+  const pagination = page.getByRole('navigation', { name: 'Pagination' });
+  await expect(pagination.getByRole('link', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page');
+  const firstTitle = await cards(page).first().getByRole('heading').textContent();
+
+  await pagination.getByRole('link', { name: 'Next' }).click();
+  await expect(page).toHaveURL(/\/blog\/page\/2$/);
+  await expect(cards(page)).toHaveCount(6);
+  await expect(page.getByRole('navigation', { name: 'Pagination' }).getByRole('link', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
+  await expect(cards(page).first().getByRole('heading')).not.toHaveText(firstTitle!);
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+  const last = page.getByRole('navigation', { name: 'Pagination' }).getByRole('link', { name: /^Page \d+$/ }).last();
+  await last.click();
+  await expect(page).toHaveURL(/\/blog\/page\/3$/);
+  await expect(cards(page)).toHaveCount(4);
+  await expect(page.getByRole('navigation', { name: 'Pagination' }).getByText('Next')).toHaveAttribute('aria-disabled', 'true');
+
+  await page.getByRole('navigation', { name: 'Pagination' }).getByRole('link', { name: 'Previous' }).click();
+  await expect(page).toHaveURL(/\/blog\/page\/2$/);
+});
+
+test('category pills filter the list and mark the active one', async ({ page }) => {
+  await page.goto('/blog');
+  const pills = page.getByRole('navigation', { name: 'Blog categories' });
+  await expect(pills.getByRole('link', { name: 'All' })).toHaveAttribute('aria-current', 'page');
+  await pills.getByRole('link', { name: 'Local SEO' }).click();
+  await expect(page).toHaveURL(/\/blog\/category\/local-seo$/);
+  await expect(page.getByRole('heading', { name: 'Local SEO Articles' })).toBeVisible();
+  await expect(cards(page)).toHaveCount(2);
+  await expect(page.getByRole('navigation', { name: 'Blog categories' }).getByRole('link', { name: 'Local SEO' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('navigation', { name: 'Blog categories' }).getByRole('link', { name: 'All' })).not.toHaveAttribute('aria-current');
+  await expect(page.getByRole('navigation', { name: 'Pagination' })).toHaveCount(0);
+});
+
+test('tag links open the tag list', async ({ page }) => {
+  await page.goto('/blog');
+  await page.getByRole('complementary', { name: 'Blog sidebar' }).getByRole('link', { name: '#SEO', exact: true }).click();
+  await expect(page).toHaveURL(/\/blog\/tag\/seo$/);
+  await expect(page.getByRole('heading', { name: 'Articles tagged with "SEO"' })).toBeVisible();
+  await expect(cards(page)).toHaveCount(3);
+});

@@ -1,0 +1,55 @@
+import { expect, test } from './fixtures';
+
+test('searching from the blog finds a seeded post through the Pagefind index', async ({ page }) => {
+  await page.goto('/blog');
+  const search = page.getByRole('search', { name: 'Blog' });
+  await search.getByRole('searchbox', { name: 'Search articles' }).fill('  keyword research  ');
+  await search.getByRole('button', { name: 'Search' }).click();
+
+  await expect(page).toHaveURL(/\/blog\/search\?q=keyword%20research$/);
+  await expect(page.getByRole('heading', { name: 'Search results for "keyword research"' })).toBeVisible();
+  const result = page.getByRole('link', { name: 'Keyword Research Without Expensive Tools' });
+  await expect(result).toBeVisible();
+  await expect(page.locator('[data-skeletons]')).toHaveCount(0);
+  await expect(page.getByRole('searchbox', { name: 'Search articles' })).toHaveValue('keyword research');
+
+  await result.click();
+  await expect(page).toHaveURL(/\/blog\/keyword-research-without-expensive-tools$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Keyword Research Without Expensive Tools' })).toBeVisible();
+});
+
+test('a blank or whitespace-only query does nothing', async ({ page }) => {
+  await page.goto('/blog');
+  const box = page.getByRole('searchbox', { name: 'Search articles' });
+  for (const query of ['', '   ']) {
+    await box.fill(query);
+    await box.press('Enter');
+    await page.getByRole('search', { name: 'Blog' }).getByRole('button', { name: 'Search' }).click();
+  }
+  await page.waitForTimeout(300);
+  await expect(page).toHaveURL(/\/blog$/);
+});
+
+test('a query that matches nothing shows the empty state', async ({ page }) => {
+  await page.goto('/blog/search?q=zzqxnotaword');
+  await expect(page.getByRole('heading', { name: 'Search results for "zzqxnotaword"' })).toBeVisible();
+  await expect(page.getByText('No articles found')).toBeVisible();
+  await expect(page.getByText("Try adjusting your search or filter to find what you're looking for.")).toBeVisible();
+});
+
+test('an address with a blank query shows no results and no error', async ({ page }) => {
+  await page.goto('/blog/search?q=%20%20');
+  await expect(page.getByText('Type what you are looking for in the search box above.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: /Search results/ })).toHaveCount(0);
+});
+
+test('when the index cannot load, the error offers Try Again, which reloads', async ({ page }) => {
+  await page.route('**/pagefind/pagefind.js', (route) => route.abort());
+  await page.goto('/blog/search?q=seo');
+  const alert = page.getByRole('alert').filter({ hasText: 'The search index could not be loaded.' });
+  await expect(alert).toBeVisible();
+  await page.unroute('**/pagefind/pagefind.js');
+  await alert.getByRole('button', { name: 'Try Again' }).click();
+  await expect(page.getByRole('heading', { name: 'Search results for "seo"' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'SEO Strategies That Actually Work in 2026' }).first()).toBeVisible();
+});

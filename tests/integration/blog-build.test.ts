@@ -1,0 +1,205 @@
+/**
+ * The blog as the build generates it from the seeded local backend: the shared `dist/` (scale-pro), plus
+ * builds of the evergreen organization into temporary folders, with the database and without it.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readBlogRows } from '../../src/lib/posts.ts';
+import { DIST, ensureBuilt, hasPage, pageHtml, visibleText } from './support/built-site';
+import { backend, seed, withDatabase } from './support/db-fixtures';
+
+const ROOT = join(DIST, '..');
+const cardCount = (html: string) => (html.match(/<article class="flex flex-col overflow-hidden/g) ?? []).length;
+const headingOf = (html: string) => visibleText(html.match(/<h2[^>]*data-list-heading[^>]*>([\s\S]*?)<\/h2>/)?.[1] ?? '').trim();
+
+/** The build's `_redirects`; `netlify serve` (the e2e server) moves it from dist/ to .netlify/deploy/. */
+function netlifyRedirects(): string {
+  const file = [join(DIST, '_redirects'), join(ROOT, '.netlify/deploy/_redirects')].find((candidate) => existsSync(candidate));
+  if (!file) throw new Error('The build wrote no _redirects file (looked in dist/ and .netlify/deploy/)');
+  return readFileSync(file, 'utf8');
+}
+
+/** What the anon visitor may see of an organization, straight from Postgres. */
+async function publishedSlugs(organizationId: string): Promise<string[]> {
+  return withDatabase(async (db) => {
+    const { rows } = await db.query<{ slug: string }>(
+      `select slug from public.blog_posts where organization_id = $1 and status = 'published' and published_at <= now() order by published_at desc`,
+      [organizationId],
+    );
+    return rows.map((row) => row.slug);
+  });
+}
+
+/** `astro build` (no Pagefind) into a temporary folder with extra env; returns the exit status and output. */
+function buildInto(outDir: string, env: Record<string, string>) {
+  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', outDir], {
+    cwd: ROOT,
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ...env },
+    encoding: 'utf8',
+  });
+  return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
+}
+
+describe('the scale-pro blog in dist/', () => {
+  let slugs: string[];
+  beforeAll(async () => {
+    ensureBuilt();
+    slugs = await publishedSlugs(seed.scalePro);
+  });
+
+  it('has a page per published post and no drafts, future posts or other organizations\' posts', async () => {
+    expect(slugs.length).toBeGreaterThanOrEqual(16);
+    for (const slug of slugs) expect(hasPage(`/blog/${slug}`), slug).toBe(true);
+    const evergreen = await publishedSlugs(seed.evergreen);
+    expect(evergreen.length).toBeGreaterThan(0);
+    for (const slug of [...evergreen, 'ai-search-and-your-website', 'video-content-on-a-budget', 'holiday-marketing-plan', 'referral-program-ideas']) {
+      expect(hasPage(`/blog/${slug}`), slug).toBe(false);
+    }
+  });
+
+  it('lists 6 posts per page, newest first, with numbered pages', () => {
+    const pages = Math.ceil(slugs.length / 6);
+    const routes = ['/blog', ...Array.from({ length: pages - 1 }, (_, i) => `/blog/page/${i + 2}`)];
+    const listed = routes.flatMap((route) => {
+      const html = pageHtml(route);
+      expect(headingOf(html)).toBe('Latest Articles');
+      return [...html.matchAll(/<h3 class="mt-3 text-xl font-bold"><a href="\/blog\/([^"]+)"/g)].map((m) => m[1]);
+    });
+    expect(listed).toEqual(slugs);
+    expect(cardCount(pageHtml('/blog'))).toBe(6);
+    expect(cardCount(pageHtml(routes.at(-1)!))).toBe(slugs.length - 6 * (pages - 1));
+    expect(hasPage(`/blog/page/${pages + 1}`)).toBe(false);
+    const first = pageHtml('/blog');
+    expect(first).toMatch(/<a href="\/blog" aria-current="page" aria-label="Page 1"/);
+    expect(first).toContain(`href="/blog/page/${pages}"`);
+    expect(first).toMatch(/<a href="\/blog\/page\/2" rel="next"/);
+  });
+
+  it('builds category pages with their posts, heading and active pill', async () => {
+    const html = pageHtml('/blog/category/local-seo');
+    expect(headingOf(html)).toBe('Local SEO Articles');
+    expect(cardCount(html)).toBe(2);
+    expect(html).toMatch(/<a href="\/blog\/category\/local-seo" aria-current="page"/);
+    expect(html).toContain('href="/blog/google-business-profile-checklist"');
+    expect(html).toContain('href="/blog/how-to-win-the-local-map-pack"');
+    const categories = await withDatabase(async (db) => (await db.query<{ slug: string }>('select slug from public.blog_categories where organization_id = $1', [seed.scalePro])).rows);
+    for (const { slug } of categories) expect(hasPage(`/blog/category/${slug}`), slug).toBe(true);
+  });
+
+  it('builds tag pages with at most 3 tags per card', () => {
+    const html = pageHtml('/blog/tag/google-ads');
+    expect(headingOf(html)).toBe('Articles tagged with "Google Ads"');
+    expect(cardCount(html)).toBe(1);
+    expect(hasPage('/blog/tag/seo')).toBe(true);
+    for (const card of pageHtml('/blog').split('<article').slice(1).map((rest) => rest.slice(0, rest.indexOf('</article>')))) {
+      expect((card.match(/href="\/blog\/tag\//g) ?? []).length).toBeLessThanOrEqual(3);
+    }
+  });
+
+  it('renders a post page with its parts, sanitized body and Article JSON-LD', () => {
+    const html = pageHtml('/blog/seo-strategies-that-actually-work-in-2026');
+    const text = visibleText(html);
+    for (const expected of ['SEO Strategies That Actually Work in 2026', 'SEO Strategies', 'October 28, 2026', '8 min read', 'Alex Morgan', 'Founder & SEO Strategist', 'Start with search intent', 'Related Articles', 'More from SEO Strategies', 'Back to Blog', '#Google']) {
+      expect(text).toContain(expected);
+    }
+    expect(html).toContain('data-pagefind-body');
+    expect(html).not.toMatch(/<script>alert|onerror=/);
+    const jsonLd = JSON.parse(html.match(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/)![1]!);
+    expect(jsonLd).toMatchObject({ '@type': 'Article', headline: 'SEO Strategies That Actually Work in 2026', author: { name: 'Alex Morgan' } });
+    expect(html).toMatch(/<link rel="canonical" href="[^"]+\/blog\/seo-strategies-that-actually-work-in-2026">/);
+    expect(html).toMatch(/<meta property="og:type" content="article">/);
+    expect(html).toMatch(/<meta name="twitter:card" content="summary_large_image">/);
+    expect((html.match(/data-pagefind-body/g) ?? []).length).toBe(1);
+  });
+
+  it('shows 2 related posts, same category first', () => {
+    const html = pageHtml('/blog/seo-strategies-that-actually-work-in-2026');
+    const related = html.slice(html.indexOf('id="related-heading"'));
+    const links = [...related.matchAll(/<h3 class="mt-3 text-xl font-bold"><a href="\/blog\/([^"]+)"/g)].map((m) => m[1]);
+    expect(links).toEqual(['keyword-research-without-expensive-tools', 'technical-seo-audit-in-one-afternoon']);
+  });
+
+  it('leaves a meta-refresh page and a forced 301 at the seeded old slug', () => {
+    const html = pageHtml('/blog/seo-strategies-2025');
+    expect(html).toMatch(/<meta http-equiv="refresh" content="0;url=\/blog\/seo-strategies-that-actually-work-in-2026">/);
+    expect(html).toMatch(/<link rel="canonical" href="[^"]+\/blog\/seo-strategies-that-actually-work-in-2026">/);
+    expect(netlifyRedirects()).toContain('/blog/seo-strategies-2025 /blog/seo-strategies-that-actually-work-in-2026 301!');
+  });
+
+  it('publishes an RSS feed of the published posts', () => {
+    const rss = readFileSync(join(DIST, 'rss.xml'), 'utf8');
+    const links = [...rss.matchAll(/<item>[\s\S]*?<link>([^<]+)<\/link>/g)].map((m) => new URL(m[1]!).pathname);
+    expect(links).toEqual(slugs.map((slug) => `/blog/${slug}`));
+    expect(rss).toContain('<title>Scale Pro Marketing Blog</title>');
+  });
+
+  it('lists posts and categories in the sitemap, without legal, tag, search or moved pages', () => {
+    const sitemap = readdirSync(DIST).filter((file) => /^sitemap-\d+\.xml$/.test(file)).map((file) => readFileSync(join(DIST, file), 'utf8')).join('');
+    const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
+    expect(paths).toContain('/blog');
+    expect(paths).toContain('/blog/category/local-seo');
+    for (const slug of slugs) expect(paths).toContain(`/blog/${slug}`);
+    for (const path of paths) expect(path).not.toMatch(/^\/(privacy|terms)$|^\/blog\/tag\/|^\/blog\/search$|^\/blog\/seo-strategies-2025$/);
+  });
+
+  it('indexes only post pages with Pagefind', () => {
+    const entry = JSON.parse(readFileSync(join(DIST, 'pagefind/pagefind-entry.json'), 'utf8'));
+    expect(entry.languages.en.page_count).toBe(slugs.length);
+  });
+});
+
+describe('an organization read at build time', () => {
+  it('reads only posts whose publication time has passed, even before RLS applies it', async () => {
+    const organization = { id: seed.scalePro, name: 'Scale Pro Marketing', slug: 'scale-pro', domain: null, settings: {} };
+    const env = { PUBLIC_SUPABASE_URL: backend.url };
+    const rows = await readBlogRows(organization, env, new Date('2026-09-10T00:00:00Z'));
+    expect(rows.posts.length).toBeGreaterThan(0);
+    for (const post of rows.posts) expect(Date.parse(post.published_at!)).toBeLessThanOrEqual(Date.parse('2026-09-10T00:00:00Z'));
+    expect(rows.posts.map((post) => post.slug)).not.toContain('seo-strategies-that-actually-work-in-2026');
+  });
+});
+
+/** A whole `astro build` takes 10-30 s on this machine. */
+const BUILD_TIMEOUT = 180_000;
+
+describe('the evergreen blog, built with and without the database', () => {
+  const work = mkdtempSync(join(tmpdir(), 'blog-build-'));
+  const snapshots = join(work, 'snapshots');
+  const live = join(work, 'live');
+  const evergreen = { SITE_ORG: 'evergreen-landscaping', BLOG_SNAPSHOT_DIR: snapshots, PUBLIC_SUPABASE_URL: backend.url };
+  /** Nothing listens on port 9 (discard): the database is unreachable. */
+  const offline = { ...evergreen, PUBLIC_SUPABASE_URL: 'http://127.0.0.1:9' };
+
+  beforeAll(() => {
+    const build = buildInto(live, evergreen);
+    expect(build.status, build.output).toBe(0);
+  }, BUILD_TIMEOUT);
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('shows only its own posts and gives a category without posts its empty page', async () => {
+    const slugs = await publishedSlugs(seed.evergreen);
+    expect(cardCount(pageHtml('/blog', live))).toBe(slugs.length);
+    expect(pageHtml('/blog', live)).not.toContain('seo-strategies-that-actually-work-in-2026');
+    const empty = visibleText(pageHtml('/blog/category/lead-generation', live));
+    expect(empty).toContain('Lead Generation Articles');
+    expect(empty).toContain('No articles found');
+    expect(empty).toContain("Try adjusting your search or filter to find what you're looking for.");
+  });
+
+  it('fails loudly when the database cannot be reached', () => {
+    const build = buildInto(join(work, 'offline'), offline);
+    expect(build.status).not.toBe(0);
+    expect(build.output).toMatch(/Cannot read organizations from http:\/\/127\.0\.0\.1:9/);
+    expect(existsSync(join(work, 'offline', 'blog', 'index.html'))).toBe(false);
+  }, BUILD_TIMEOUT);
+
+  it('builds from the last good snapshot when told to, and says so', () => {
+    const build = buildInto(join(work, 'snapshot'), { ...offline, BLOG_USE_SNAPSHOT: '1' });
+    expect(build.status, build.output).toBe(0);
+    expect(build.output).toContain('BLOG_USE_SNAPSHOT=1');
+    expect(pageHtml('/blog', join(work, 'snapshot'))).toBe(pageHtml('/blog', live));
+  }, BUILD_TIMEOUT);
+});
