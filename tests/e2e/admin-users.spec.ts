@@ -3,17 +3,19 @@ import { expect, test } from './fixtures';
 import { createUser, latestMail, removeUser, SCALE_PRO_ID, SEED_ADMIN_ID, service } from './support/backend';
 import { SEED_ADMIN_EMAIL, signInAsAdmin, submitSignIn } from './support/sign-in';
 
-// Everything these tests create is removed again: users (with their logs and login attempts), the
-// seed admin's log lines about them, and invitations.
+// Everything a test creates is removed right after it (users with their logs and login attempts, the
+// seed admin's log lines about them, invitations), so no test sees another's users: the last-admin test
+// needs the seed admin to be the only admin.
 const createdEmails: string[] = [];
 const invitedEmails: string[] = [];
-test.afterAll(async () => {
-  for (const email of createdEmails) {
+test.afterEach(async () => {
+  for (const email of createdEmails.splice(0)) {
     const { data } = await service.from('profiles').select('id').eq('email', email).maybeSingle();
     if (data) await service.from('user_activity_logs').delete().eq('resource_id', data.id);
     await removeUser(email);
   }
-  if (invitedEmails.length) await service.from('user_invitations').delete().in('email', invitedEmails);
+  const invited = invitedEmails.splice(0);
+  if (invited.length) await service.from('user_invitations').delete().in('email', invited);
 });
 
 const toast = (page: Page) => page.getByRole('status', { name: 'Notifications' });
