@@ -5,12 +5,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { request } from 'node:http';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createClient } from '@supabase/supabase-js';
 import { LOCAL_SUPABASE } from '../src/lib/supabase-config.ts';
-import { figure, type Figure } from './measure.ts';
+import { figure, treeMemoryMb, type Figure } from './measure.ts';
 
 const CLI = resolve(import.meta.dirname, '../supabase/local/cli.ts');
 const apiPort = Number(process.env.BENCH_API_PORT ?? 55521);
@@ -33,40 +33,6 @@ async function firstAnswer(): Promise<void> {
     req.on('error', fail);
     req.end();
   });
-}
-
-/** Proportional set size (shared pages divided among their users) of a process and all its descendants, in MB. */
-function treeMemoryMb(rootPid: number): number {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  const tree = new Set([rootPid]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [pid, ppid] of parents) {
-      if (tree.has(ppid) && !tree.has(pid)) {
-        tree.add(pid);
-        grew = true;
-      }
-    }
-  }
-  let kb = 0;
-  for (const pid of tree) {
-    try {
-      const pss = /^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-      kb += Number(pss?.[1] ?? 0);
-    } catch {
-      // Gone, or not readable: counts as nothing.
-    }
-  }
-  return kb / 1024;
 }
 
 export async function measureLocalBackend(runs = 3): Promise<Figure[]> {

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
 /** One measured figure: every run's value, its median, and the budget it must keep. */
 export interface Figure {
   /** What was measured, as a person reads it in the report. */
@@ -24,4 +26,38 @@ export function percentile(values: number[], p: number): number {
 export function figure(name: string, unit: string, runs: number[], budget?: number): Figure {
   const m = median(runs);
   return { name, unit, runs, median: m, budget, ok: budget === undefined || m <= budget };
+}
+
+/** Proportional set size (shared pages divided among their users) of a process and all its descendants, in MB. */
+export function treeMemoryMb(rootPid: number): number {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const tree = new Set([rootPid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, ppid] of parents) {
+      if (tree.has(ppid) && !tree.has(pid)) {
+        tree.add(pid);
+        grew = true;
+      }
+    }
+  }
+  let kb = 0;
+  for (const pid of tree) {
+    try {
+      const pss = /^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      kb += Number(pss?.[1] ?? 0);
+    } catch {
+      // Gone, or not readable: counts as nothing.
+    }
+  }
+  return kb / 1024;
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: measures the product on this machine, writes `bench/report.md` (for people) and
+ * `npm run bench [-- area ...]`: measures the product on this machine, writes `bench/report.md` (for people) and
  * `bench/report.json` (the same figures), and exits non-zero when a median breaks its budget.
  * Not part of `npm test`: figures depend on the machine, budgets are checked here, never in tests.
  */
@@ -7,8 +7,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { measureLocalBackend } from './local-backend.ts';
 import type { Figure } from './measure.ts';
+import { measureSiteBuild } from './site-build.ts';
 
-const figures: Figure[] = [...(await measureLocalBackend())];
+/** The areas measured; `npm run bench -- backend` runs only the named ones. */
+const areas: Record<string, () => Promise<Figure[]>> = { backend: measureLocalBackend, build: measureSiteBuild };
+const chosen = process.argv.slice(2).filter((name) => name in areas);
+const figures: Figure[] = [];
+for (const name of chosen.length ? chosen : Object.keys(areas)) figures.push(...(await areas[name]!()));
 
 const round = (n: number) => Math.round(n * 100) / 100;
 const rows = figures.map(
