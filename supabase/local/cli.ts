@@ -15,6 +15,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -171,7 +172,18 @@ async function stop(instance: Instance, { quiet = false } = {}): Promise<void> {
     process.kill(postmaster, 'SIGINT');
     for (let i = 0; i < 200 && alive(postmaster); i++) await sleep(50);
   }
+  // Stopped means the ports are free again: the next start on the same ports must not race the old one.
+  for (let i = 0; i < 200 && ((await listening(instance.apiPort)) || (await listening(instance.dbPort))); i++) await sleep(50);
   if (!quiet) console.log(pid !== undefined ? 'Stopped local backend.' : 'Local backend was not running.');
+}
+
+/** Whether something accepts connections on a loopback port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((answer) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => (socket.destroy(), answer(true)));
+    socket.once('error', () => answer(false));
+  });
 }
 
 function readPostmasterPid(cluster: string): number | undefined {
