@@ -4,7 +4,7 @@
  * (autoRefreshToken) and picks up sessions from reset links in the URL (detectSessionInUrl, implicit flow).
  */
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { publicSupabaseConfig } from './supabase-config.ts';
+import { publicSupabaseConfig, sessionStorageKey } from './supabase-config.ts';
 
 let client: SupabaseClient | undefined;
 
@@ -13,7 +13,13 @@ export function supabaseBrowser(): SupabaseClient {
   if (!client) {
     const { url, anonKey } = publicSupabaseConfig();
     client = createClient(url, anonKey, {
-      auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: true, flowType: 'implicit' },
+      auth: {
+        storageKey: sessionStorageKey(url),
+        persistSession: true,
+        autoRefreshToken: true,
+        detectSessionInUrl: true,
+        flowType: 'implicit',
+      },
     });
   }
   return client;

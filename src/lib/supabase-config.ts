@@ -23,6 +23,15 @@ export function publicSupabaseConfig(env: Record<string, string | undefined> = i
   };
 }
 
+/**
+ * The localStorage key under which supabase-js keeps the browser's session: its own default
+ * (`sb-<first label of the host>-auth-token`), named here so the header can tell "someone is signed in" without
+ * loading supabase-js, and passed to the client so the two can never differ.
+ */
+export function sessionStorageKey(url: string = publicSupabaseConfig().url): string {
+  return `sb-${new URL(url).hostname.split('.')[0]}-auth-token`;
+}
+
 /** The service-role configuration: only for Netlify functions and build tooling, never the browser. */
 export function serviceSupabaseConfig(env: Record<string, string | undefined> = process.env) {
   const url = env.SUPABASE_URL || env.PUBLIC_SUPABASE_URL || LOCAL_SUPABASE.url;

@@ -1,4 +1,4 @@
-// zod/mini: the same validation as full zod at a fraction of the size, since the footer form ships it.
+// zod/mini: the same validation as full zod at a fraction of the size (kept small for the function bundle).
 import * as z from 'zod/mini';
 
 /** Largest request body the newsletter endpoint reads. */

@@ -14,14 +14,15 @@ update();
 window.addEventListener('scroll', update, { passive: true });
 toTop?.addEventListener('click', scrollToTop);
 
-// Open menus close on a click elsewhere and on Escape, like any menu.
-const menus = [...document.querySelectorAll<HTMLDetailsElement>('details[data-menu]')];
+// Open menus close on a click elsewhere and on Escape, like any menu. Looked up at each event, because
+// islands (the organization switcher) add menus after this script ran.
+const menus = () => [...document.querySelectorAll<HTMLDetailsElement>('details[data-menu]')];
 document.addEventListener('click', (event) => {
-  for (const menu of menus) if (menu.open && !menu.contains(event.target as Node)) menu.open = false;
+  for (const menu of menus()) if (menu.open && !menu.contains(event.target as Node)) menu.open = false;
 });
 document.addEventListener('keydown', (event) => {
   if (event.key !== 'Escape') return;
-  for (const menu of menus) {
+  for (const menu of menus()) {
     if (!menu.open) continue;
     menu.open = false;
     menu.querySelector('summary')?.focus();

@@ -34,9 +34,18 @@ export async function expectNoSeriousAxeViolations(page: Page) {
   expect(serious, serious.join('\n')).toEqual([]);
 }
 
-/** Islands ignore clicks until hydrated: wait until no `astro-island[ssr]` is left. */
+/**
+ * Islands ignore clicks until hydrated: wait until every island is hydrated, except `client:visible` ones
+ * still outside the viewport (they hydrate when scrolled to; scroll a test's island into view first).
+ */
 export async function waitForIslands(page: Page) {
-  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('astro-island[ssr]')].every((island) => {
+      if (island.getAttribute('client') !== 'visible') return false;
+      const box = island.firstElementChild?.getBoundingClientRect();
+      return !box || box.bottom < 0 || box.top > window.innerHeight;
+    }),
+  );
 }
 
 export { expect };

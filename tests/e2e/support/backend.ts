@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createClient } from '@supabase/supabase-js';
-import { LOCAL_SUPABASE } from '../../../src/lib/supabase-config.ts';
+import { LOCAL_SUPABASE, sessionStorageKey } from '../../../src/lib/supabase-config.ts';
 
 export const backendUrl = process.env.SUPABASE_URL || LOCAL_SUPABASE.url;
 const serviceKey = process.env.SUPABASE_SERVICE_ROLE_KEY || LOCAL_SUPABASE.serviceRoleKey;
@@ -78,4 +78,4 @@ export async function passwordSession(email: string) {
 }
 
 /** supabase-js's localStorage key for this backend (`sb-<first label of the host>-auth-token`). */
-export const storageKey = `sb-${new URL(backendUrl).hostname.split('.')[0]}-auth-token`;
+export const storageKey = sessionStorageKey(backendUrl);
