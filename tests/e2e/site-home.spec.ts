@@ -47,3 +47,57 @@ test('the contact section has its anchors, contact links and office hours', asyn
   await expect(contact.getByRole('link', { name: /\d{3}/ })).toHaveAttribute('href', /^tel:/);
   await expect(contact.getByText('9:00 AM - 6:00 PM EST')).toBeVisible();
 });
+
+test('the cursor follower follows the mouse, grows over links, hides over the header', async ({ page }) => {
+  await page.goto('/');
+  const follower = page.locator('#cursor-follower');
+  await expect(follower).toHaveAttribute('data-hide', 'true'); // until the mouse moves on the page
+
+  const about = page.getByRole('heading', { name: 'About Scale Pro Marketing' });
+  await about.scrollIntoViewIfNeeded();
+  const heading = (await about.boundingBox())!;
+  const [x, y] = [Math.round(heading.x + 5), Math.round(heading.y + heading.height / 2)];
+  await page.mouse.move(x, y);
+  await expect(follower).toHaveAttribute('data-hide', 'false');
+  await expect(follower).toHaveAttribute('data-grow', 'false');
+  expect(await follower.evaluate((el) => el.style.translate)).toBe(`${x}px ${y}px`);
+  const small = (await follower.boundingBox())!.width;
+
+  const link = page.getByRole('main').getByRole('link').first();
+  await link.scrollIntoViewIfNeeded();
+  const linkBox = (await link.boundingBox())!;
+  await page.mouse.move(linkBox.x + linkBox.width / 2, linkBox.y + linkBox.height / 2);
+  await expect(follower).toHaveAttribute('data-grow', 'true');
+  await expect.poll(async () => (await follower.boundingBox())!.width).toBeGreaterThan(small);
+
+  const brand = page.getByRole('banner').getByRole('link').first();
+  const brandBox = (await brand.boundingBox())!;
+  await page.mouse.move(brandBox.x + 2, brandBox.y + 2);
+  await expect(follower).toHaveAttribute('data-hide', 'true');
+});
+
+test('the cursor follower is off for reduced motion and on touch devices', async ({ page, browser, baseURL }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto('/');
+  await page.mouse.move(200, 300);
+  await expect(page.locator('#cursor-follower')).toBeHidden();
+  await expect(page.locator('#cursor-follower')).not.toHaveAttribute('data-hide');
+
+  const touch = await browser.newContext({ baseURL, hasTouch: true, isMobile: true, viewport: { width: 390, height: 844 } });
+  const phone = await touch.newPage();
+  await phone.goto('/');
+  await phone.tap('main h1');
+  await expect(phone.locator('#cursor-follower')).toBeHidden();
+  await touch.close();
+});
+
+test('the scroll progress bar grows from empty at the top to full at the bottom', async ({ page }) => {
+  await page.goto('/');
+  const bar = page.locator('#scroll-progress');
+  const scale = () => bar.evaluate((el) => new DOMMatrix(getComputedStyle(el).transform).a);
+  expect(await scale()).toBe(0);
+  await page.evaluate(() => window.scrollTo(0, (document.documentElement.scrollHeight - window.innerHeight) / 2));
+  await expect.poll(scale).toBeCloseTo(0.5, 1);
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect.poll(scale).toBe(1);
+});
