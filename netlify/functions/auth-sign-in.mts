@@ -1,7 +1,7 @@
 import type { Config, Context } from '@netlify/functions';
 import { AUTH_MESSAGES } from '../../src/lib/auth-messages.ts';
 import { clientInfoFrom } from '../../src/lib/login-attempts.ts';
-import { signInAdmin } from '../../src/lib/sign-in.ts';
+import { signIn } from '../../src/lib/sign-in.ts';
 import { AUTH_REQUEST_MAX_BYTES, SignInSchema } from '../../src/schemas/auth.ts';
 import { answerNoSoonerThan, authEndpoint, noticeResponse } from './_shared/auth-responses.ts';
 import { HttpError, readJson } from './_shared/http.ts';
@@ -11,9 +11,9 @@ import { serviceClient } from './_shared/supabase.ts';
 export const REFUSAL_FLOOR_MS = 400;
 
 /**
- * POST /api/auth/sign-in `{ email, password }`: admin sign-in with attempt recording and lockout.
- * 200 `{ title, message, session }` for an active admin; 401 bad credentials; 403 not an active admin (the
- * session is ended); 429 locked out; 400 malformed; 413 over 10 KB; 500 Auth unreachable.
+ * POST /api/auth/sign-in `{ email, password, area? }`: sign-in with attempt recording and lockout. Area
+ * `admin` (default): 200 `{ title, message, session }` for an active admin, 403 for anyone else (the session is
+ * ended). Area `blog`: 200 for any active member, 403 for an inactive account. Both: 401 bad credentials; 429 locked out; 400 malformed; 413 over 10 KB; 500 Auth unreachable.
  */
 export default async (req: Request, context?: Pick<Context, 'ip'>) => {
   const startedAt = Date.now();
@@ -23,17 +23,18 @@ export default async (req: Request, context?: Pick<Context, 'ip'>) => {
       return noticeResponse(400, { title: 'Invalid Request', description: body.error.issues[0]?.message ?? 'Email and password are required.' });
     }
     const client = clientInfoFrom(req.headers, context?.ip);
-    const outcome = await signInAdmin(serviceClient(), authEndpoint(), body.data, client);
+    const outcome = await signIn(serviceClient(), authEndpoint(), body.data, client);
+    const blog = body.data.area === 'blog';
     if (outcome.kind === 'granted') {
       const { access_token, refresh_token, expires_at, expires_in, token_type } = outcome.session;
-      return noticeResponse(200, AUTH_MESSAGES.granted, { session: { access_token, refresh_token, expires_at, expires_in, token_type } });
+      return noticeResponse(200, blog ? AUTH_MESSAGES.blogGranted : AUTH_MESSAGES.granted, { session: { access_token, refresh_token, expires_at, expires_in, token_type } });
     }
     await answerNoSoonerThan(startedAt, REFUSAL_FLOOR_MS);
     switch (outcome.kind) {
       case 'denied':
         return noticeResponse(401, AUTH_MESSAGES.denied);
-      case 'not-admin':
-        return noticeResponse(403, AUTH_MESSAGES.notAdmin);
+      case 'not-allowed':
+        return noticeResponse(403, blog ? AUTH_MESSAGES.blogDenied : AUTH_MESSAGES.notAdmin);
       case 'locked': {
         const retryAfter = Math.max(1, Math.ceil((outcome.until.getTime() - Date.now()) / 1000));
         return noticeResponse(429, AUTH_MESSAGES.lockedOut, {}, { 'retry-after': String(retryAfter) });

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { blogReturnPath } from '../lib/admin-access';
 import { $session, startSessionSync } from '../stores/session';
 import { toast } from '../stores/toast';
 import InvitationForm from './auth/InvitationForm';
@@ -24,12 +25,16 @@ const HEADINGS: Record<Mode['kind'], string> = {
 /**
  * /auth: sign-in, 'Forgot your password?', the set-new-password form of reset links, and invitation links
  * (`?invite={token}`). A visitor who is already signed in goes to / (spec public-site 2).
+ * Opened as `/auth?next=/admin/blog…` (blog management sends signed-out members here), the sign-in admits
+ * every active member and returns to that path, and a signed-in visitor goes straight there.
  */
 /** What the URL says, read before supabase-js consumes a reset link's fragment (client-only island). */
 function readLink() {
   const fragment = new URLSearchParams(window.location.hash.slice(1));
+  const query = new URLSearchParams(window.location.search);
   return {
-    invite: new URLSearchParams(window.location.search).get('invite'),
+    invite: query.get('invite'),
+    next: blogReturnPath(query.get('next')),
     recovery: fragment.get('type') === 'recovery',
     error: fragment.get('error_description'),
   };
@@ -52,7 +57,7 @@ export default function AuthPage() {
       decided = true;
       const email = state.session?.user.email;
       if ((link.recovery || state.recovery) && email) setMode({ kind: 'new-password', email });
-      else if (state.status === 'signed-in') window.location.replace('/');
+      else if (state.status === 'signed-in') window.location.replace(link.next ?? '/');
       else setMode({ kind: 'sign-in' });
     });
   }, [link]);
@@ -65,11 +70,12 @@ export default function AuthPage() {
   return (
     <div className="rounded-xl border border-border p-6 shadow-sm sm:p-8">
       <h1 className="text-2xl font-bold">{HEADINGS[mode.kind]}</h1>
+      {link.next && mode.kind === 'sign-in' && <p className="mt-2 text-muted-foreground">Sign in to manage the blog.</p>}
       <div className="mt-6">
         {mode.kind === 'loading' && <p className="text-muted-foreground">Loading…</p>}
-        {mode.kind === 'sign-in' && <SignInForm onForgotPassword={() => setMode({ kind: 'reset' })} />}
+        {mode.kind === 'sign-in' && <SignInForm next={link.next} onForgotPassword={() => setMode({ kind: 'reset' })} />}
         {mode.kind === 'reset' && <ResetRequestForm onBack={toSignIn} />}
-        {mode.kind === 'new-password' && <NewPasswordForm email={mode.email} onDone={toSignIn} />}
+        {mode.kind === 'new-password' && <NewPasswordForm email={mode.email} next={link.next} onDone={toSignIn} />}
         {mode.kind === 'invite' && <InvitationForm token={mode.token} onSignIn={toSignIn} />}
       </div>
       <a href="/" className="mt-6 inline-block text-sm text-muted-foreground underline-offset-4 hover:underline">

@@ -2,6 +2,7 @@
  * The browser side of the auth functions and Supabase Auth calls the /auth page makes. Each call answers
  * with an outcome the page turns into a toast; nothing here touches the DOM.
  */
+import type { SignInArea } from '../schemas/auth.ts';
 import type { Role } from '../schemas/user.ts';
 import { AUTH_MESSAGES, type Notice } from './auth-messages.ts';
 import type { InvitationDetails } from './invitations.ts';
@@ -33,10 +34,10 @@ function failureFrom(status: number, data: Record<string, unknown>, fallback: No
   return { status, title, description };
 }
 
-/** `POST /api/auth/sign-in`: the session of an active admin, or the refusal to show. */
-export async function requestAdminSignIn(email: string, password: string): Promise<{ session: SessionTokens } | { failure: Failure }> {
+/** `POST /api/auth/sign-in` for an area: the session, or the refusal to show. */
+export async function requestSignIn(email: string, password: string, area: SignInArea): Promise<{ session: SessionTokens } | { failure: Failure }> {
   try {
-    const { status, data } = await postJson('/api/auth/sign-in', { email, password });
+    const { status, data } = await postJson('/api/auth/sign-in', { email, password, area });
     if (status === 200 && data.session) return { session: data.session as SessionTokens };
     return { failure: failureFrom(status, data, AUTH_MESSAGES.authError) };
   } catch {

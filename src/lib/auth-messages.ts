@@ -15,6 +15,10 @@ export const AUTH_MESSAGES = {
   /** Right password, but not an active admin: the new session is ended at once. */
   notAdmin: { title: 'Access Denied', description: 'Admin privileges required.' },
   granted: { title: 'Admin Access Granted', description: 'Welcome to the administrative dashboard.' },
+  /** Sign-in for blog management (`/auth?next=/admin/blog`): any active member. */
+  blogGranted: { title: 'Signed In', description: 'Welcome to blog management.' },
+  /** Right password for blog management, but the account is inactive: the new session is ended at once. */
+  blogDenied: { title: 'Access Denied', description: 'Your account is inactive. Ask an administrator of your organization.' },
   /** Too many failures for one address; says nothing about whether the account exists. */
   lockedOut: {
     title: 'Too Many Attempts',

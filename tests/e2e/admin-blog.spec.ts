@@ -1,11 +1,13 @@
 /**
- * /admin/blog end to end: an editor writes and publishes a post (the rebuild request row is checked; a full
- * site rebuild is too slow for e2e), renames its slug (the redirect row is checked), schedules and deletes
- * one; a viewer only reads. Users and posts created here are removed afterwards.
+ * /admin/blog end to end: an editor signs in through /auth, writes and publishes a post, finds it in the
+ * list and, after the local rebuild, on the public blog; renames its slug (the redirect row is checked),
+ * schedules one, deletes both (the public page is gone after the next rebuild); a viewer only reads. Users
+ * and posts created here are removed afterwards.
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { createUser, passwordSession, removeUser, SCALE_PRO_ID, service, storageKey } from './support/backend';
+import { createUser, PASSWORD, removeUser, SCALE_PRO_ID, service } from './support/backend';
+import { rebuildPublicSite } from './support/rebuild';
 
 const marker = `e2e-blog-${crypto.randomUUID().slice(0, 8)}`;
 const created: string[] = [];
@@ -18,17 +20,21 @@ test.afterAll(async () => {
 });
 
 /**
- * Signs in a new member with the role and opens the blog list. /auth admits admins only (spec back-office
- * 6), so the editor's or viewer's session is put into storage the way supabase-js keeps it.
+ * A new member with the role opens /admin/blog signed out, is sent to /auth (which admits every active member
+ * when it returns to blog management) and signs in there.
  */
 async function signInAs(page: Page, role: 'editor' | 'viewer') {
   const user = await createUser(role);
   created.push(user.email);
-  const session = await passwordSession(user.email);
-  await page.goto('/');
-  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [storageKey, JSON.stringify(session)] as const);
   await page.goto('/admin/blog');
+  await expect(page).toHaveURL(/\/auth\?next=%2Fadmin%2Fblog$/);
+  await expect(page.getByText('Sign in to manage the blog.')).toBeVisible();
+  await page.getByRole('main').getByLabel('Email').fill(user.email);
+  await page.getByRole('main').getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/admin\/blog$/);
   await expect(page.getByRole('heading', { name: 'Blog Management' })).toBeVisible();
+  await expect(page.getByText('Welcome to blog management.')).toBeVisible();
 }
 
 async function search(page: Page, term: string) {
@@ -36,6 +42,7 @@ async function search(page: Page, term: string) {
 }
 
 test('an editor publishes, renames, schedules and deletes posts', async ({ page }) => {
+  test.setTimeout(480_000); // two real site builds
   await signInAs(page, 'editor');
 
   await page.getByRole('link', { name: 'New Post' }).click();
@@ -63,6 +70,14 @@ test('an editor publishes, renames, schedules and deletes posts', async ({ page 
   await expect
     .poll(async () => (await service.from('site_rebuild_requests').select('id').eq('organization_id', SCALE_PRO_ID).like('reason', `%${marker}-first`)).data?.length)
     .toBe(1);
+
+  await rebuildPublicSite(SCALE_PRO_ID);
+  const visitor = await page.context().newPage();
+  await visitor.goto(`/blog/${marker}-first`);
+  await expect(visitor.getByRole('heading', { level: 1 })).toHaveText(`${marker} first`);
+  await expect(visitor.locator('article h2', { hasText: 'Hello' })).toBeVisible();
+  await visitor.goto('/blog');
+  await expect(visitor.getByRole('link', { name: `${marker} first` }).first()).toBeVisible();
 
   await card.getByRole('link', { name: /^Edit/ }).click();
   await expect(page.getByRole('heading', { name: 'Edit Post' })).toBeVisible();
@@ -92,6 +107,16 @@ test('an editor publishes, renames, schedules and deletes posts', async ({ page 
   await expect(page.getByText('No posts found')).toBeVisible();
   const { data: left } = await service.from('blog_posts').select('id').eq('slug', `${marker}-later`);
   expect(left).toEqual([]);
+
+  // Deleting the published post takes it off the public blog with the next build.
+  await search(page, `${marker} first`);
+  await page.getByTestId('post-card').filter({ hasText: `${marker} first` }).getByRole('button', { name: /^Delete/ }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('Post deleted')).toBeVisible();
+  await rebuildPublicSite(SCALE_PRO_ID);
+  const gone = await visitor.goto(`/blog/${marker}-renamed`);
+  expect(gone?.status()).toBe(404);
+  await visitor.close();
 });
 
 test('a viewer sees the list without new, edit or delete', async ({ page }) => {

@@ -135,6 +135,44 @@ describe('POST /api/auth/sign-in', () => {
   });
 });
 
+describe('POST /api/auth/sign-in for blog management (area blog)', () => {
+  it('admits an active editor and a viewer, logs login_success and answers the blog welcome', async () => {
+    const viewer = await createMember('viewer');
+    members.push(viewer);
+    for (const member of [editor, viewer]) {
+      const response = await signIn(request({ email: member.email, password, area: 'blog' }));
+      expect(response.status).toBe(200);
+      const body = await response.json();
+      expect(body).toMatchObject({ title: AUTH_MESSAGES.blogGranted.title, message: AUTH_MESSAGES.blogGranted.description });
+      const browser = await clientWithSession(body.session);
+      expect((await browser.rpc('org_role', { org: seed.scalePro })).data).toBe(member === editor ? 'editor' : 'viewer');
+      expect((await attemptsOf(member.email))[0]).toMatchObject({ success: true, failure_reason: null });
+      const { data: activity } = await service.from('user_activity_logs').select('action').eq('user_id', member.id);
+      expect(activity?.map((row) => row.action)).toContain('login_success');
+      expect(activity?.map((row) => row.action)).not.toContain('admin_login_success');
+    }
+  });
+
+  it('refuses an inactive editor and ends the session it got', async () => {
+    const inactive = await createMember('editor');
+    members.push(inactive);
+    await service.from('profiles').update({ is_active: false }).eq('id', inactive.id);
+    const response = await signIn(request({ email: inactive.email, password, area: 'blog' }));
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({ title: AUTH_MESSAGES.blogDenied.title, message: AUTH_MESSAGES.blogDenied.description });
+    expect(await liveSessionsOf(inactive.id)).toBe(0);
+    expect((await attemptsOf(inactive.email))[0]).toMatchObject({ success: false, failure_reason: FAILURE_REASONS.inactive });
+  });
+
+  it('still gives the same answer to a wrong password, and refuses an unknown area', async () => {
+    const wrong = await signIn(request({ email: editor.email, password: wrongPassword, area: 'blog' }));
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toEqual({ title: 'Admin Access Denied', message: 'Invalid credentials or insufficient privileges.' });
+    const unknownArea = await signIn(request({ email: editor.email, password, area: 'users' }));
+    expect(unknownArea.status).toBe(400);
+  });
+});
+
 describe('lockout', () => {
   /** Stores credential failures `minutesAgo` in the past, as if they had happened then. */
   async function pastFailures(email: string, minutesAgo: number[]) {

@@ -21,7 +21,7 @@ export interface BlogAccess {
 
 /**
  * The gate of /admin/blog/*: like /admin's, but for every member of the current organization (viewers read
- * only). `null` while checking; no session → /auth; not a member (or inactive, RLS hides the role) → / with
+ * only). `null` while checking; no session → /auth, which returns here after sign-in; not a member (or inactive, RLS hides the role) → / with
  * 'Access Denied'. The role comes from `org_role`, the same function RLS uses.
  */
 export function useBlogAccess(): BlogAccess | null {
@@ -35,7 +35,7 @@ export function useBlogAccess(): BlogAccess | null {
     void supabaseBrowser()
       .auth.getUser()
       .then(({ data, error }) => {
-        if (error || !data.user) window.location.assign('/auth');
+        if (error || !data.user) window.location.assign(`/auth?next=${encodeURIComponent(window.location.pathname)}`);
         else setUser(data.user);
       });
   }, []);

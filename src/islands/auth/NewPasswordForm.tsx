@@ -10,7 +10,7 @@ import FormField, { fieldErrors, SubmitButton } from './FormField';
  * The set-new-password form a reset link opens. After saving, the recovery session is ended and the user
  * goes on like a sign-in with the new password (admins to /admin).
  */
-export default function NewPasswordForm({ email, onDone }: { email: string; onDone: () => void }) {
+export default function NewPasswordForm({ email, next, onDone }: { email: string; next: string | null; onDone: () => void }) {
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
 
@@ -32,7 +32,7 @@ export default function NewPasswordForm({ email, onDone }: { email: string; onDo
     }
     endRecovery();
     await signOut();
-    const failure = await signInAndEnter(email, parsed.data.newPassword);
+    const failure = await signInAndEnter(email, parsed.data.newPassword, next);
     if (failure) {
       toast({ title: failure.title, description: failure.description, variant: 'destructive' });
       onDone();

@@ -4,8 +4,11 @@ import { toast } from '../../stores/toast';
 import { signInAndEnter } from './enter-admin';
 import FormField, { fieldErrors, SubmitButton } from './FormField';
 
-/** Email and password; active admins continue to /admin, everyone else sees why not. */
-export default function SignInForm({ onForgotPassword }: { onForgotPassword: () => void }) {
+/**
+ * Email and password; active admins continue to /admin (or, with `next`, every active member to that blog
+ * management path), everyone else sees why not.
+ */
+export default function SignInForm({ next, onForgotPassword }: { next: string | null; onForgotPassword: () => void }) {
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
 
@@ -19,7 +22,7 @@ export default function SignInForm({ onForgotPassword }: { onForgotPassword: () 
     }
     setErrors({});
     setBusy(true);
-    const failure = await signInAndEnter(parsed.data.email, parsed.data.password);
+    const failure = await signInAndEnter(parsed.data.email, parsed.data.password, next);
     if (failure) {
       toast({ title: failure.title, description: failure.description, variant: 'destructive' });
       setBusy(false);
