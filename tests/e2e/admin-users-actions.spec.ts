@@ -66,7 +66,8 @@ test('the last active admin cannot be deactivated: the refusal is explained and 
   await signInAsAdmin(page);
   await page.goto('/admin?tab=users');
   const row = page.getByRole('row').filter({ hasText: SEED_ADMIN_EMAIL });
-  await row.getByRole('switch').uncheck();
+  // click, not uncheck: the refused change leaves the switch on, which uncheck() would report as its failure.
+  await row.getByRole('switch').click();
   await expect(toast(page)).toContainText('The organization must keep at least one active admin. Make another member admin first.');
   await expect(row.getByRole('switch')).toBeChecked();
   const { data } = await service.from('profiles').select('role, is_active').eq('id', SEED_ADMIN_ID).single();
@@ -122,7 +123,7 @@ test('bulk Change Role, Delete and Activate ask with five names and +N more, the
   expect(await profilesOf(ids)).toEqual(Array(7).fill({ role: 'editor', is_active: false }));
   await expect(page.getByRole('row').filter({ hasText: run }).getByRole('switch').first()).not.toBeChecked();
 
-  await confirmBulk(() => bar.getByRole('button', { name: 'Activate' }).click(), 'Activate Users', 'Activated 7 users.');
+  await confirmBulk(() => bar.getByRole('button', { name: 'Activate', exact: true }).click(), 'Activate Users', 'Activated 7 users.');
   expect(await profilesOf(ids)).toEqual(Array(7).fill({ role: 'editor', is_active: true }));
   const { data: logs } = await service.from('user_activity_logs').select('action').in('resource_id', ids);
   const actions = (logs ?? []).map((log) => log.action);
