@@ -84,7 +84,7 @@ export async function countStaff(client: SupabaseClient, organizationId: string,
   ]);
   const failed = results.find((result) => result.error);
   if (failed?.error) throw failure('Failed to count users', failed.error);
-  const [total, admins, editors, active, pendingInvites] = results.map((result) => result.count ?? 0);
+  const [total = 0, admins = 0, editors = 0, active = 0, pendingInvites = 0] = results.map((result) => result.count ?? 0);
   return { total, admins, editors, active, pendingInvites };
 }
 

@@ -115,7 +115,7 @@ test('bulk Change Role, Delete and Activate ask with five names and +N more, the
     await expect(bar).toBeHidden();
   }
 
-  await confirmBulk(() => bar.getByLabel('Change Role').selectOption('editor'), 'Change Role', 'Updated 7 users to editor role.');
+  await confirmBulk(async () => { await bar.getByLabel('Change Role').selectOption('editor'); }, 'Change Role', 'Updated 7 users to editor role.');
   expect(await profilesOf(ids)).toEqual(Array(7).fill({ role: 'editor', is_active: true }));
   for (const user of users) await expect(page.getByLabel(`Role of ${user.email}`)).toHaveValue('editor');
 
