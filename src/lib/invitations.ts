@@ -167,7 +167,8 @@ export interface CreatedInvitation {
 
 /**
  * Creates an invitation (service role, after the caller was verified as an admin): a random 32-byte token,
- * of which only the SHA-256 is stored, valid 7 days. Returns the absolute `{siteUrl}/auth?invite={token}`
+ * of which only the SHA-256 is stored, valid 7 days; an expired unused invitation of the same address is
+ * replaced (a pending, unexpired one answers `InvitationExistsError`). Returns the absolute `{siteUrl}/auth?invite={token}`
  * link with the organization's and the inviter's names, for the invitation mail.
  */
 export async function createInvitation(
@@ -175,6 +176,15 @@ export async function createInvitation(
   { organizationId, invitedBy, siteUrl }: { organizationId: string; invitedBy: string; siteUrl: string },
   { email, role }: { email: string; role: Role },
 ): Promise<CreatedInvitation> {
+  // An expired, unused invitation still holds the one-pending-per-address index: it makes way for the new one.
+  const expired = await service
+    .from('user_invitations')
+    .delete()
+    .eq('organization_id', organizationId)
+    .eq('email', email.toLowerCase())
+    .is('used_at', null)
+    .lte('expires_at', new Date().toISOString());
+  if (expired.error) throw new Error(`Removing the expired invitation of ${email} failed: ${expired.error.message}`);
   const token = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
   const expiresAt = new Date(Date.now() + INVITATION_VALID_DAYS * 24 * 3600_000).toISOString();
   const { data, error } = await service

@@ -98,6 +98,21 @@ describe('POST /api/admin/invitations mails the invitation', () => {
   });
 });
 
+describe('re-inviting', () => {
+  it('replaces an expired, unused invitation of the same address, so it can be sent again', async () => {
+    const email = freshEmail('expired');
+    const { error } = await service.from('user_invitations').insert({
+      organization_id: seed.scalePro, email, role: 'viewer', token_hash: hashInvitationToken(email),
+      invited_by: seed.users.admin.id, expires_at: new Date(Date.now() - 60_000).toISOString(),
+    });
+    expect(error).toBeNull();
+    const response = await createInvitationHandler(invite(email, await adminToken()));
+    expect(response.status).toBe(201);
+    const { data } = await service.from('user_invitations').select('id').eq('email', email);
+    expect(data).toEqual([{ id: (await response.json()).id }]);
+  });
+});
+
 describe('the Pending Invites count', () => {
   it('counts invitations that are neither used nor expired', async () => {
     const admin = await signedInClient(seed.users.admin.email);
