@@ -1,27 +1,61 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
-import { createInvitation, InvitationExistsError } from '../../src/lib/invitations.ts';
+import { createInvitation, INVITATION_VALID_DAYS, InvitationExistsError } from '../../src/lib/invitations.ts';
 import { InvitationSchema } from '../../src/schemas/user.ts';
 import { adminEndpoint } from './_shared/admin-endpoint.ts';
 import { message } from './_shared/http.ts';
+import { invitationMail } from './_shared/invitation-mail.ts';
+import { sendMail } from './_shared/mailer.ts';
 import { serviceClient } from './_shared/supabase.ts';
 
 const InvitationRequestSchema = InvitationSchema.extend({ organization_id: z.uuid() }).strict();
 
+/** Whether the invitation mail went out: `sent`, `not-configured` (no mail transport) or `failed`. */
+export type InvitationMailStatus = 'sent' | 'not-configured' | 'failed';
+
+/** What the dialog tells the admin, per mail outcome. */
+export function invitationMailMessage(status: InvitationMailStatus, email: string): string {
+  switch (status) {
+    case 'sent':
+      return `Invitation emailed to ${email}. The link is valid for ${INVITATION_VALID_DAYS} days.`;
+    case 'not-configured':
+      return `Invitation created, but email is not set up for this site, so no email was sent. Copy the link and send it to ${email} yourself.`;
+    case 'failed':
+      return `Invitation created, but the email could not be sent. Copy the link and send it to ${email} yourself.`;
+  }
+}
+
 /**
  * POST /api/admin/invitations `{ organization_id, email, role }`: an active admin invites a person to the
- * organization. 201 `{ id, link, expires_at }` (the admin passes the link on); 400, 401/403, 409 pending
- * invitation exists, 413.
+ * organization. The invitation is stored first, then mailed (`_shared/mailer.ts`); a mail that is not
+ * configured or fails does not undo it (the link works, and a retry would only meet the pending invitation),
+ * the answer says so and carries the link for the admin to pass on.
+ * 201 `{ id, link, expires_at, mail: 'sent' | 'not-configured' | 'failed', message }`; 400, 401/403,
+ * 409 pending invitation exists, 413.
  */
 export default (req: Request) =>
   adminEndpoint(req, InvitationRequestSchema, 'invitation creation', async (input, caller, siteUrl) => {
+    let created;
     try {
-      const created = await createInvitation(serviceClient(), { organizationId: input.organization_id, invitedBy: caller.id, siteUrl }, input);
-      return Response.json({ id: created.id, link: created.link, expires_at: created.expiresAt }, { status: 201 });
+      created = await createInvitation(serviceClient(), { organizationId: input.organization_id, invitedBy: caller.id, siteUrl }, input);
     } catch (error) {
       if (error instanceof InvitationExistsError) return message(409, error.message);
       throw error;
     }
+    let mail: InvitationMailStatus;
+    try {
+      const outcome = await sendMail(
+        invitationMail({ to: input.email, organizationName: created.organizationName, role: input.role, inviter: created.inviter, link: created.link, expiresAt: created.expiresAt, validDays: INVITATION_VALID_DAYS }),
+      );
+      mail = outcome.status;
+    } catch (error) {
+      console.error(`Mailing invitation ${created.id} failed:`, error instanceof Error ? error.message : String(error));
+      mail = 'failed';
+    }
+    return Response.json(
+      { id: created.id, link: created.link, expires_at: created.expiresAt, mail, message: invitationMailMessage(mail, input.email) },
+      { status: 201 },
+    );
   });
 
 export const config: Config = { path: '/api/admin/invitations', method: 'POST' };

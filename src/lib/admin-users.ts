@@ -68,8 +68,11 @@ export async function listStaff(
   return data as StaffProfile[];
 }
 
-/** The five count cards of User Management, counted by the database. */
-export async function countStaff(client: SupabaseClient, organizationId: string) {
+/**
+ * The five count cards of User Management, counted by the database (head requests, no rows loaded).
+ * Pending Invites counts invitations that can still be accepted: not used and not expired at `now`.
+ */
+export async function countStaff(client: SupabaseClient, organizationId: string, now: Date = new Date()) {
   const head = { count: 'exact', head: true } as const;
   const profiles = () => client.from('profiles').select('*', head).eq('organization_id', organizationId);
   const results = await Promise.all([
@@ -77,11 +80,11 @@ export async function countStaff(client: SupabaseClient, organizationId: string)
     profiles().eq('role', 'admin'),
     profiles().eq('role', 'editor'),
     profiles().eq('is_active', true),
-    client.from('user_invitations').select('*', head).eq('organization_id', organizationId).is('used_at', null),
+    client.from('user_invitations').select('*', head).eq('organization_id', organizationId).is('used_at', null).gt('expires_at', now.toISOString()),
   ]);
   const failed = results.find((result) => result.error);
   if (failed?.error) throw failure('Failed to count users', failed.error);
-  const [total, admins, editors, active, pendingInvites] = results.map((result) => result.count ?? 0);
+  const [total = 0, admins = 0, editors = 0, active = 0, pendingInvites = 0] = results.map((result) => result.count ?? 0);
   return { total, admins, editors, active, pendingInvites };
 }
 
@@ -245,7 +248,16 @@ export function requestCreateUser(client: SupabaseClient, organizationId: string
   return callAdminFunction<{ id: string; email: string }>(client, '/api/admin/users', { ...input, organization_id: organizationId });
 }
 
-/** Send Invitation through `POST /api/admin/invitations`; answers the link to pass on. */
+/** The answer of `POST /api/admin/invitations`: the link, whether it was mailed, and what to tell the admin. */
+export interface SentInvitation {
+  id: string;
+  link: string;
+  expires_at: string;
+  mail: 'sent' | 'not-configured' | 'failed';
+  message: string;
+}
+
+/** Send Invitation through `POST /api/admin/invitations` (creates and mails it). */
 export function requestInvitation(client: SupabaseClient, organizationId: string, input: { email: string; role: Role }) {
-  return callAdminFunction<{ id: string; link: string; expires_at: string }>(client, '/api/admin/invitations', { ...input, organization_id: organizationId });
+  return callAdminFunction<SentInvitation>(client, '/api/admin/invitations', { ...input, organization_id: organizationId });
 }

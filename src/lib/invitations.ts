@@ -155,24 +155,50 @@ export class InvitationExistsError extends Error {
   }
 }
 
+/** A created invitation: its link (the only place the token exists) and what its mail names. */
+export interface CreatedInvitation {
+  id: string;
+  link: string;
+  expiresAt: string;
+  organizationName: string;
+  /** The inviter's name, or e-mail when they gave none. */
+  inviter: string;
+}
+
 /**
  * Creates an invitation (service role, after the caller was verified as an admin): a random 32-byte token,
- * of which only the SHA-256 is stored, valid 7 days. Returns the `{siteUrl}/auth?invite={token}` link: the
- * local backend has no general mail API, so the admin copies it to the person (DESIGN: no third-party mail).
+ * of which only the SHA-256 is stored, valid 7 days; an expired unused invitation of the same address is
+ * replaced (a pending, unexpired one answers `InvitationExistsError`). Returns the absolute `{siteUrl}/auth?invite={token}`
+ * link with the organization's and the inviter's names, for the invitation mail.
  */
 export async function createInvitation(
   service: SupabaseClient,
   { organizationId, invitedBy, siteUrl }: { organizationId: string; invitedBy: string; siteUrl: string },
   { email, role }: { email: string; role: Role },
-): Promise<{ id: string; link: string; expiresAt: string }> {
+): Promise<CreatedInvitation> {
+  // An expired, unused invitation still holds the one-pending-per-address index: it makes way for the new one.
+  const expired = await service
+    .from('user_invitations')
+    .delete()
+    .eq('organization_id', organizationId)
+    .eq('email', email.toLowerCase())
+    .is('used_at', null)
+    .lte('expires_at', new Date().toISOString());
+  if (expired.error) throw new Error(`Removing the expired invitation of ${email} failed: ${expired.error.message}`);
   const token = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
   const expiresAt = new Date(Date.now() + INVITATION_VALID_DAYS * 24 * 3600_000).toISOString();
   const { data, error } = await service
     .from('user_invitations')
     .insert({ organization_id: organizationId, email: email.toLowerCase(), role, token_hash: hashInvitationToken(token), invited_by: invitedBy, expires_at: expiresAt })
-    .select('id')
-    .single();
+    .select('id, organization:organizations(name), inviter:profiles(full_name, email)')
+    .single<{ id: string; organization: { name: string } | null; inviter: { full_name: string | null; email: string } | null }>();
   if (error?.code === '23505') throw new InvitationExistsError(email);
   if (error) throw new Error(`Creating the invitation for ${email} failed: ${error.message}`);
-  return { id: data.id, link: `${siteUrl}/auth?invite=${encodeURIComponent(token)}`, expiresAt };
+  return {
+    id: data.id,
+    link: `${siteUrl}/auth?invite=${encodeURIComponent(token)}`,
+    expiresAt,
+    organizationName: data.organization?.name ?? 'the organization',
+    inviter: data.inviter?.full_name || data.inviter?.email || 'An administrator',
+  };
 }

@@ -1,7 +1,8 @@
 /**
  * The local Supabase-compatible API: one `node:http` server on 127.0.0.1 that plays the part of Supabase's
  * gateway (API key check, CORS, body limit) in front of Auth (`/auth/v1`), the REST handler (`/rest/v1`)
- * and a local-only mail outbox (`/__local/outbox`), with Postgres started underneath.
+ * and a local-only mail outbox (`/__local/outbox`: GET lists it, POST stores a mail the app's functions
+ * would send; both with the service_role key only), with Postgres started underneath.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +11,7 @@ import pg from 'pg';
 import { LOCAL_SUPABASE } from '../../src/lib/supabase-config.ts';
 import { createAuthHandler } from './auth/handler.ts';
 import { verifyJwt } from './jwt.ts';
-import { listMail } from './outbox.ts';
+import { listMail, parseAppMail, storeMail } from './outbox.ts';
 import { databaseUrl, startPostgres } from './postgres.ts';
 import type { RequestAuth } from './request-auth.ts';
 import { createRestHandler } from './rest/index.ts';
@@ -99,10 +100,16 @@ export async function startLocalBackend(options: LocalBackendOptions): Promise<L
       });
       return rest.handle(inner, decided);
     }
-    if (path === '/__local/outbox' && req.method === 'GET') {
+    if (path === '/__local/outbox' && (req.method === 'GET' || req.method === 'POST')) {
       const decided = await restAuth(req);
       if (decided instanceof Response) return decided;
       if (decided.role !== 'service_role') return Response.json({ message: 'The outbox needs the service_role key' }, { status: 403 });
+      if (req.method === 'POST') {
+        const mail = parseAppMail(await req.text());
+        if (typeof mail === 'string') return Response.json({ message: mail }, { status: 400 });
+        await storeMail(adminPool, mail);
+        return Response.json({ stored: true }, { status: 201 });
+      }
       const url = new URL(req.url);
       return Response.json(await listMail(adminPool, { to: url.searchParams.get('to') ?? undefined }));
     }

@@ -76,7 +76,7 @@ test('an admin creates an admin through the dialog, who can then sign in', async
   }
 });
 
-test('an invitation is created, its link shown, and it is listed as pending', async ({ page }) => {
+test('an invitation is mailed, listed as pending, and the link in the mail opens it', async ({ page, browser, baseURL }) => {
   const email = uniqueEmail('invited');
   invitedEmails.push(email);
   await signInAsAdmin(page);
@@ -86,13 +86,32 @@ test('an invitation is created, its link shown, and it is listed as pending', as
   await dialog.getByLabel('Email Address*').fill(email);
   await dialog.getByLabel('Role*').selectOption('editor');
   await dialog.getByRole('button', { name: 'Send Invitation' }).click();
-  await expect(dialog.getByTestId('invitation-link')).toHaveValue(/\/auth\?invite=[\w-]+/);
+  await expect(dialog.getByTestId('invitation-mail-status')).toHaveText(`Invitation emailed to ${email}. The link is valid for 7 days.`);
+  await expect(toast(page)).toContainText('Invitation Sent');
+  const shownLink = await dialog.getByTestId('invitation-link').inputValue();
+  expect(shownLink).toMatch(/\/auth\?invite=[\w-]+$/);
   await dialog.getByRole('button', { name: 'Done' }).click();
 
   await page.getByRole('tab', { name: 'Invitations' }).click();
   const row = page.getByRole('row').filter({ hasText: email });
   await expect(row).toContainText('Pending');
   await expect(row).toContainText('editor');
+
+  const mail = await latestMail(email);
+  expect(mail).toMatchObject({ type: 'app', subject: "You're invited to join Scale Pro Marketing as Editor" });
+  const mailedLink = /https?:\/\/\S+\/auth\?invite=\S+/.exec(mail?.text ?? '')?.[0] ?? '';
+  expect(mailedLink).toBe(shownLink);
+  expect(mailedLink.startsWith(`${baseURL}/auth?invite=`)).toBe(true);
+  const invitee = await browser.newContext({ baseURL });
+  try {
+    const invitePage = await invitee.newPage();
+    await invitePage.goto(mailedLink);
+    await expect(invitePage.getByRole('heading', { name: 'Accept Invitation' })).toBeVisible();
+    await expect(invitePage.getByTestId('invitation-summary')).toHaveText('Alex Morgan invited you to join Scale Pro Marketing as Editor.');
+    await expect(invitePage.getByRole('main').getByLabel('Email')).toHaveValue(email);
+  } finally {
+    await invitee.close();
+  }
 });
 
 test('bulk deactivate asks with the names, then deactivates both users', async ({ page }) => {

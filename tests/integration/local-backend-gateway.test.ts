@@ -131,6 +131,28 @@ describe('gateway', () => {
     expect(Array.isArray(await response.json())).toBe(true);
   });
 
+  it('stores an app mail posted by the service role (POST /__local/outbox), refusing other keys and bad bodies', async () => {
+    const to = uniqueEmail('app-mail');
+    const mail = { to, subject: 'Join Scale Pro', text: 'Open http://localhost:8888/auth?invite=abc', html: '<p>Join</p>' };
+    const postMail = (key: string, body: unknown) =>
+      fetch(`${backend.apiUrl}/__local/outbox`, {
+        method: 'POST',
+        headers: { apikey: key, authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    expect((await postMail(LOCAL_SUPABASE.anonKey, mail)).status).toBe(403);
+    for (const bad of ['not json', [], { ...mail, to: 'nobody' }, { ...mail, subject: ' ' }, { ...mail, html: 1 }]) {
+      const refused = await postMail(LOCAL_SUPABASE.serviceRoleKey, bad);
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).message).toEqual(expect.any(String));
+    }
+    expect(await backend.outbox(to)).toEqual([]);
+
+    const stored = await postMail(LOCAL_SUPABASE.serviceRoleKey, mail);
+    expect(stored.status).toBe(201);
+    expect(await backend.outbox(to)).toEqual([expect.objectContaining({ ...mail, link: null, type: 'app' })]);
+  });
+
   it('answers unknown routes with 404', async () => {
     const response = await get('/storage/v1/bucket', { apikey: LOCAL_SUPABASE.anonKey });
     expect(response.status).toBe(404);

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { requestInvitation } from '../../lib/admin-users';
+import { requestInvitation, type SentInvitation } from '../../lib/admin-users';
 import { supabaseBrowser } from '../../lib/supabase-browser';
 import type { Role } from '../../schemas/user';
 import { ROLE_OPTIONS } from './RoleBadge';
@@ -9,21 +9,20 @@ import { Dialog } from './ui/Dialog';
 import { Field, Input } from './ui/Input';
 import { Select } from './ui/Select';
 
-
 /**
- * Send Invitation: creates the invitation through `POST /api/admin/invitations` and shows its link to copy
- * (no mail service sends it; see the function).
+ * Send Invitation: creates and mails the invitation through `POST /api/admin/invitations`, then says
+ * whether the email went out and shows the link to copy (the only way to pass it on when it did not).
  */
 export default function InviteDialog({ open, organizationId, onClose, onInvited }: { open: boolean; organizationId: string; onClose: () => void; onInvited: () => void }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('viewer');
-  const [link, setLink] = useState<string | null>(null);
+  const [sent, setSent] = useState<SentInvitation | null>(null);
   const [busy, setBusy] = useState(false);
 
   function close() {
     setEmail('');
     setRole('viewer');
-    setLink(null);
+    setSent(null);
     onClose();
   }
 
@@ -32,8 +31,10 @@ export default function InviteDialog({ open, organizationId, onClose, onInvited 
     setBusy(true);
     try {
       const created = await requestInvitation(supabaseBrowser(), organizationId, { email, role });
-      setLink(created.link);
-      toast({ title: 'Invitation Created', description: `Send the invitation link to ${email}.` });
+      setSent(created);
+      toast(created.mail === 'sent'
+        ? { title: 'Invitation Sent', description: created.message }
+        : { title: 'Invitation Created', description: created.message, variant: 'destructive' });
       onInvited();
     } catch (error) {
       toast({ title: 'Error', description: error instanceof Error ? error.message : 'Failed to send invitation.', variant: 'destructive' });
@@ -44,11 +45,15 @@ export default function InviteDialog({ open, organizationId, onClose, onInvited 
 
   return (
     <Dialog open={open} onClose={close} title="Send Invitation" description="Invite a person to join this organization.">
-      {link ? (
+      {sent ? (
         <div className="space-y-3">
-          <Field label="Invitation link (valid 7 days)">{(p) => <Input {...p} readOnly value={link} data-testid="invitation-link" />}</Field>
+          <p data-testid="invitation-mail-status" role={sent.mail === 'sent' ? 'status' : 'alert'}
+            className={sent.mail === 'sent' ? 'text-sm' : 'rounded-md border border-destructive/50 bg-destructive/10 p-3 text-sm'}>
+            {sent.message}
+          </p>
+          <Field label="Invitation link (valid 7 days)">{(p) => <Input {...p} readOnly value={sent.link} data-testid="invitation-link" />}</Field>
           <div className="flex justify-end gap-2">
-            <Button variant="outline" onClick={() => navigator.clipboard.writeText(link).then(() => toast({ title: 'Copied!' }))}>Copy Link</Button>
+            <Button variant="outline" onClick={() => navigator.clipboard.writeText(sent.link).then(() => toast({ title: 'Copied!' }))}>Copy Link</Button>
             <Button onClick={close}>Done</Button>
           </div>
         </div>

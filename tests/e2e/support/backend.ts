@@ -40,7 +40,7 @@ export async function removeUser(email: string): Promise<void> {
 }
 
 /** The newest mail to an address in the local backend's outbox. */
-export async function latestMail(to: string): Promise<{ type: string; link: string | null } | undefined> {
+export async function latestMail(to: string): Promise<{ type: string; subject: string; text: string; link: string | null } | undefined> {
   const response = await fetch(`${backendUrl}/__local/outbox?to=${encodeURIComponent(to)}`, {
     headers: { apikey: serviceKey, authorization: `Bearer ${serviceKey}` },
   });

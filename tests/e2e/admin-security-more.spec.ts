@@ -1,0 +1,64 @@
+/**
+ * The Security tab beyond its first page and its CSV export: a user created here gets 105 activity rows and
+ * 55 login attempts (the newest of all, so they fill the first pages), Load more shows more than 100 / 50,
+ * and the CSV download has the dated name and a formula-safe cell. The user and their rows are removed after.
+ */
+import { readFile } from 'node:fs/promises';
+import { expect, test } from './fixtures';
+import { createUser, removeUser, SCALE_PRO_ID, service } from './support/backend';
+import { signInAsAdmin } from './support/sign-in';
+
+let subject: { id: string; email: string };
+test.beforeAll(async () => {
+  subject = await createUser('viewer');
+  const now = Date.now();
+  const at = (n: number) => new Date(now - n * 1000).toISOString();
+  const activities = Array.from({ length: 105 }, (_, n) => ({
+    user_id: subject.id,
+    organization_id: SCALE_PRO_ID,
+    action: 'audit_page_e2e',
+    // A cell a spreadsheet would run as a formula unless the export defuses it.
+    resource_type: n === 0 ? '=HYPERLINK("http://evil.example","x")' : 'e2e',
+    created_at: at(n),
+  }));
+  const logins = Array.from({ length: 55 }, (_, n) => ({ email: subject.email, success: n % 5 !== 0, failure_reason: n % 5 === 0 ? 'invalid_credentials' : null, created_at: at(n) }));
+  const inserted = await Promise.all([service.from('user_activity_logs').insert(activities), service.from('login_attempts').insert(logins)]);
+  for (const { error } of inserted) if (error) throw new Error(`preparing the audit rows failed: ${error.message}`);
+});
+test.afterAll(async () => {
+  await removeUser(subject.email);
+});
+
+test('Load more shows activities beyond 100 and login attempts beyond 50', async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.goto('/admin?tab=security');
+  const activities = page.getByTestId('audit-activity');
+  const logins = page.getByTestId('audit-login');
+  await expect(activities).toHaveCount(100);
+  // Signing in just now added the seed admin's attempt on top of the 55.
+  await expect(logins).toHaveCount(50);
+
+  await page.getByRole('button', { name: 'Load more activities' }).click();
+  await expect.poll(() => activities.count()).toBeGreaterThan(100);
+  await expect(activities.filter({ hasText: 'audit_page_e2e' })).toHaveCount(105);
+
+  await page.getByRole('button', { name: 'Load more login attempts' }).click();
+  await expect.poll(() => logins.count()).toBeGreaterThan(55);
+  await expect(logins.filter({ hasText: subject.email })).toHaveCount(55);
+});
+
+test('Export CSV downloads audit-log-{date}.csv with formula-safe cells', async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.goto('/admin?tab=security');
+  await expect(page.getByTestId('audit-activity').first()).toBeVisible();
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`audit-log-${new Date().toISOString().slice(0, 10)}.csv`);
+  const lines = (await readFile(await download.path(), 'utf8')).split('\r\n');
+  expect(lines[0]).toBe('"type","created_at","email","action_or_result","resource_type","resource_id","failure_reason","ip_address"');
+  const dangerous = lines.find((line) => line.includes('HYPERLINK'));
+  expect(dangerous).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+  expect(lines.some((line) => line.startsWith('"login",') && line.includes(`"${subject.email}","failed","","","invalid_credentials"`))).toBe(true);
+  await expect(page.getByRole('status', { name: 'Notifications' })).toContainText('Export Complete');
+});
