@@ -6,6 +6,7 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { CreateUser, Role } from '../schemas/user.ts';
+import { answerMessage, postAdminFunction } from './admin-functions.ts';
 
 /** A row of the user list. */
 export interface StaffProfile {
@@ -88,13 +89,14 @@ export async function countStaff(client: SupabaseClient, organizationId: string,
   return { total, admins, editors, active, pendingInvites };
 }
 
-/** Pending invitations (not used yet), newest first. */
-export async function listPendingInvitations(client: SupabaseClient, organizationId: string): Promise<PendingInvitation[]> {
+/** Pending invitations (not used and not expired, as the Pending Invites card counts them), newest first. */
+export async function listPendingInvitations(client: SupabaseClient, organizationId: string, now: Date = new Date()): Promise<PendingInvitation[]> {
   const { data, error } = await client
     .from('user_invitations')
     .select('id, email, role, created_at, expires_at')
     .eq('organization_id', organizationId)
     .is('used_at', null)
+    .gt('expires_at', now.toISOString())
     .order('created_at', { ascending: false });
   if (error) throw failure('Failed to fetch invitations', error);
   return data as PendingInvitation[];
@@ -230,17 +232,9 @@ export async function createStaffAccount(
 
 /** Calls an admin function with the signed-in admin's token; throws with the function's message on failure. */
 async function callAdminFunction<T>(client: SupabaseClient, path: string, body: unknown): Promise<T> {
-  const { data } = await client.auth.getSession();
-  const token = data.session?.access_token;
-  if (!token) throw new Error('Your session has expired. Please log in again.');
-  const response = await fetch(path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json().catch(() => ({}))) as { message?: string };
-  if (!response.ok) throw new Error(answer.message ?? `The request failed (${response.status}).`);
-  return answer as T;
+  const answer = await postAdminFunction(client, path, body);
+  if (!answer.ok) throw new Error(answerMessage(answer) || `The request failed (${answer.status}).`);
+  return answer.body as T;
 }
 
 /** Create New User through `POST /api/admin/users`. */

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import createInvitationHandler from '../../netlify/functions/admin-invitations.mts';
 import invitationDetailsHandler from '../../netlify/functions/invitation-details.mts';
-import { countStaff } from '../../src/lib/admin-users.ts';
+import { countStaff, listPendingInvitations } from '../../src/lib/admin-users.ts';
 import { hashInvitationToken } from '../../src/lib/invitations.ts';
 import { backend, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
 
@@ -113,8 +113,8 @@ describe('re-inviting', () => {
   });
 });
 
-describe('the Pending Invites count', () => {
-  it('counts invitations that are neither used nor expired', async () => {
+describe('the Pending Invites count and list', () => {
+  it('count and list only invitations that are neither used nor expired', async () => {
     const admin = await signedInClient(seed.users.admin.email);
     const before = (await countStaff(admin, seed.scalePro)).pendingInvites;
     const hour = 3600_000;
@@ -126,6 +126,10 @@ describe('the Pending Invites count', () => {
     const { error } = await service.from('user_invitations').insert(rows);
     expect(error).toBeNull();
     expect((await countStaff(admin, seed.scalePro)).pendingInvites).toBe(before + 1);
+    const listed = (await listPendingInvitations(admin, seed.scalePro)).map((invitation) => invitation.email);
+    expect(listed).toContain(rows[0]!.email);
+    expect(listed).not.toContain(rows[1]!.email);
+    expect(listed).not.toContain(rows[2]!.email);
     // Two hours on, the valid one has expired as well.
     expect((await countStaff(admin, seed.scalePro, new Date(Date.now() + 2 * hour))).pendingInvites).toBeLessThanOrEqual(before);
   });
