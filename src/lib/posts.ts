@@ -127,8 +127,7 @@ function shorten(text: string, length: number): string {
 export function toBlogPost(row: PostRow, categories: ReadonlyMap<string, BlogCategory>, authors: ReadonlyMap<string, AuthorRow>): BlogPost {
   const category = (row.category_id && categories.get(row.category_id)) || null;
   const html = sanitizeArticleHtml(row.content);
-  // htmlToText joins adjacent blocks ("<h2>A</h2><p>B" → "AB"): a space between tags keeps words apart.
-  const excerpt = row.excerpt?.trim() || shorten(htmlToText(html.replace(/></g, '> <')), EXCERPT_LENGTH);
+  const excerpt = row.excerpt?.trim() || shorten(htmlToText(html), EXCERPT_LENGTH);
   return {
     id: row.id,
     slug: row.slug,

@@ -39,7 +39,13 @@ export function sanitizeArticleHtml(html: string): string {
   return sanitize(html, ARTICLE_OPTIONS).trim();
 }
 
-/** The text of some HTML, tags dropped (script and style contents included), whitespace collapsed. */
+/** Ends of block elements and line breaks: where the text needs a space once the tags are gone. */
+const BLOCK_END = /<\/(?:p|h[1-6]|li|dt|dd|div|blockquote|pre|figcaption|td|th|tr|section|article|header|footer)\s*>|<br\s*\/?>/gi;
+
+/**
+ * The text of some HTML, tags dropped (script and style contents included), whitespace collapsed. Blocks stay
+ * apart ("<h2>A</h2><p>B</p>" → "A B"); inline elements do not split words ("<b>A</b>B" → "AB").
+ */
 export function htmlToText(html: string): string {
-  return sanitize(html, { allowedTags: [], allowedAttributes: {} }).replace(/\s+/g, ' ').trim();
+  return sanitize(html.replace(BLOCK_END, '$& '), { allowedTags: [], allowedAttributes: {} }).replace(/\s+/g, ' ').trim();
 }

@@ -40,6 +40,11 @@ describe('htmlToText', () => {
   it('drops tags and script contents and collapses whitespace', () => {
     expect(htmlToText('<h1>Hello</h1>\n<p>big   <b>world</b></p><script>var x</script>')).toBe('Hello big world');
   });
+
+  it('keeps adjacent blocks and line breaks apart without splitting inline markup', () => {
+    expect(htmlToText('<h2>Intro</h2><p>First<br>line</p><ul><li>one</li><li>two</li></ul>')).toBe('Intro First line one two');
+    expect(htmlToText('<p><b>Bold</b>face and <a href="/x">li</a>nk</p>')).toBe('Boldface and link');
+  });
 });
 
 describe('readingTimeMinutes', () => {
