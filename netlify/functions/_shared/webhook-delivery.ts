@@ -7,7 +7,6 @@
  * path a real one takes.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { marked } from 'marked';
 import { readingTimeMinutes } from '../../../src/lib/reading-time.ts';
 import { sanitizeArticleHtml } from '../../../src/lib/sanitize-html.ts';
 import { postSlug, slugify } from '../../../src/lib/slug.ts';
@@ -68,7 +67,7 @@ export async function receiveDelivery(
   if ('payload' in delivery) {
     slug = postSlug(delivery.payload.title, delivery.payload.slug);
     try {
-      post = postFields(delivery.payload, slug);
+      post = await postFields(delivery.payload, slug);
     } catch (error) {
       refused = asDeliveryProblem(error);
     }
@@ -104,8 +103,8 @@ export async function receiveDelivery(
 /** The post columns `receive_webhook_delivery` takes, from a validated payload. */
 type PostFields = Record<`p_${string}`, string | number | string[] | null>;
 
-function postFields(payload: WebhookPayload, slug: string): PostFields {
-  const content = articleHtml(payload);
+async function postFields(payload: WebhookPayload, slug: string): Promise<PostFields> {
+  const content = await articleHtml(payload);
   return {
     p_title: payload.title,
     p_content: content,
@@ -119,12 +118,21 @@ function postFields(payload: WebhookPayload, slug: string): PostFields {
   };
 }
 
-/** The sanitized article HTML: the html field, else the rendered markdown. */
-function articleHtml(payload: WebhookPayload): string {
-  const html = payload.html?.trim() ? payload.html : (marked.parse(payload.markdown ?? '', { async: false }) as string);
+/**
+ * The sanitized article HTML: the html field, else the rendered markdown. The Markdown renderer is loaded
+ * only for a Markdown delivery: ZimmWriter sends HTML by default, and every module a cold function
+ * instance imports (netlify-cli: every invocation) adds to the delivery's time.
+ */
+async function articleHtml(payload: WebhookPayload): Promise<string> {
+  const html = payload.html?.trim() ? payload.html : await renderMarkdown(payload.markdown ?? '');
   const clean = sanitizeArticleHtml(html);
   if (!clean) throw new DeliveryProblem(422, 'Invalid payload', [{ path: 'html', message: 'No content is left after removing unsafe markup' }]);
   return clean;
+}
+
+async function renderMarkdown(markdown: string): Promise<string> {
+  const { marked } = await import('marked');
+  return marked.parse(markdown, { async: false }) as string;
 }
 
 /** A refusal as the delivery log shows it: the message and any field problems. */
