@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { measureLocalBackend } from './local-backend.ts';
 import type { Figure } from './measure.ts';
 import { measureSiteBuild } from './site-build.ts';
+import { measureWebhook } from './webhook.ts';
 
 /** The areas measured; `npm run bench -- backend` runs only the named ones. */
-const areas: Record<string, () => Promise<Figure[]>> = { backend: measureLocalBackend, build: measureSiteBuild };
+const areas: Record<string, () => Promise<Figure[]>> = { backend: measureLocalBackend, build: measureSiteBuild, webhook: measureWebhook };
 const chosen = process.argv.slice(2).filter((name) => name in areas);
 const figures: Figure[] = [];
 for (const name of chosen.length ? chosen : Object.keys(areas)) figures.push(...(await areas[name]!()));

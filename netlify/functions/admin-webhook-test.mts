@@ -3,7 +3,7 @@ import { WebhookTestRequestSchema } from '../../src/schemas/webhook.ts';
 import { adminEndpoint } from './_shared/admin-endpoint.ts';
 import { HttpError } from './_shared/http.ts';
 import { serviceClient } from './_shared/supabase.ts';
-import { deliverWebhookPost, DeliveryProblem, type DeliveryOrganization } from './_shared/webhook-delivery.ts';
+import { DeliveryProblem, receiveDelivery } from './_shared/webhook-delivery.ts';
 
 /**
  * POST /api/admin/webhook-test `{ organization_id, payload }`: the ZimmWriter tab's test form. The token is
@@ -13,12 +13,9 @@ import { deliverWebhookPost, DeliveryProblem, type DeliveryOrganization } from '
  */
 export default (req: Request): Promise<Response> =>
   adminEndpoint(req, WebhookTestRequestSchema, 'Webhook test', async ({ organization_id, payload }) => {
-    const client = serviceClient();
-    const { data: org, error } = await client.from('organizations').select('id, slug, domain').eq('id', organization_id).maybeSingle();
-    if (error) throw new Error(`Organization ${organization_id} lookup failed: ${error.message}`);
-    if (!org) throw new HttpError(404, `No organization ${organization_id}`);
     try {
-      const post = await deliverWebhookPost(client, org as DeliveryOrganization, payload);
+      const post = await receiveDelivery(serviceClient(), { organizationId: organization_id }, { payload });
+      if (!post) throw new HttpError(404, `No organization ${organization_id}`);
       return Response.json({ post_id: post.post_id, status: post.status, url: post.url }, { status: post.created ? 201 : 200 });
     } catch (failure) {
       if (failure instanceof DeliveryProblem) {

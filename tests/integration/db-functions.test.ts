@@ -141,6 +141,22 @@ describe('audit and sessions', () => {
     expect(after.data ?? []).toHaveLength(0);
   });
 
+  it('only the service role may receive webhook deliveries or request rebuilds (nothing is written otherwise)', async () => {
+    const admin = await signedInClient(seed.users.admin.email);
+    const count = async () => (await service.from('webhook_deliveries').select('id', { count: 'exact', head: true }).eq('organization_id', seed.scalePro)).count;
+    const before = await count();
+    for (const client of [anonClient(), admin]) {
+      const delivery = await client.rpc('receive_webhook_delivery', { p_token: seed.webhookToken, p_refused_status: 400, p_refused_error: 'probe' });
+      expect(delivery.error?.code).toBe('42501');
+      const rebuild = await client.rpc('request_site_rebuild', { p_organization_id: seed.scalePro, p_reason: 'probe', p_quiet_window_ms: 60000 });
+      expect(rebuild.error?.code).toBe('42501');
+    }
+    expect(await count()).toBe(before);
+    // Either the token or the organization names whose delivery it is, never both.
+    const both = await service.rpc('receive_webhook_delivery', { p_token: seed.webhookToken, p_organization_id: seed.scalePro, p_refused_status: 400 });
+    expect(both.error?.message).toMatch(/either p_token or p_organization_id/);
+  });
+
   it('webhook tokens resolve by hash, rotation keeps the old token for the grace period', async () => {
     expect((await service.rpc('organization_for_webhook_token', { p_token: seed.webhookToken })).data).toBe(seed.scalePro);
     expect((await service.rpc('organization_for_webhook_token', { p_token: 'wrong' })).data).toBeNull();

@@ -78,6 +78,18 @@ describe('a delivery with a valid token', () => {
     expect(rebuilds).toContainEqual({ status: 'pending', reason: 'post published by webhook' });
   });
 
+  it('writes the post, its delivery record and its rebuild request in one transaction', async () => {
+    const slug = testSlug('one-transaction');
+    const response = await deliver(SCALE_PRO.token, zimmwriterPayload(slug));
+    expect(response.status).toBe(201);
+    // now() is the transaction's start time: equal defaults mean one transaction wrote all three rows.
+    const post = must(await db.from('blog_posts').select('created_at').eq('id', response.json?.post_id as string).single(), 'post');
+    const delivery = must(await db.from('webhook_deliveries').select('received_at').eq('slug', slug).single(), 'delivery');
+    const rebuilds = must(await db.from('site_rebuild_requests').select('requested_at').eq('organization_id', SCALE_PRO.id).eq('requested_at', post.created_at), 'rebuild');
+    expect(delivery.received_at).toBe(post.created_at);
+    expect(rebuilds).toHaveLength(1);
+  });
+
   it('updates the same post when the same payload arrives again (200, still one row)', async () => {
     const response = await deliver(SCALE_PRO.token, zimmwriterPayload(slug, { title: 'Local SEO Checklist, Revised', tags: 'Local SEO, Maps' }));
     expect(response.status).toBe(200);
@@ -137,6 +149,8 @@ describe('a refused delivery writes no post', () => {
     const response = await deliver('whk_0000000000000000000000000000000000000000000000000000000000000000', zimmwriterPayload(testSlug('unknown')));
     expect(response.status).toBe(404);
     expect(await deliver('short', zimmwriterPayload(testSlug('short')))).toMatchObject({ status: 404 });
+    // The body is read before the token is checked; a bad body with an unknown token is still only a 404.
+    expect(await deliver('whk_1111111111111111111111111111111111111111111111111111111111111111', '{"title": "Broken')).toMatchObject({ status: 404 });
     expect([await postCount(), await deliveryCount()]).toEqual([posts, deliveries]);
   });
 
@@ -163,6 +177,22 @@ describe('a refused delivery writes no post', () => {
     const logged = must(await db.from('webhook_deliveries').select('status_code, error, post_id').eq('organization_id', SCALE_PRO.id).order('received_at', { ascending: false }).limit(1).single(), 'delivery');
     expect(logged).toMatchObject({ status_code: status, post_id: null });
     expect(logged.error).toMatch(message);
+  });
+
+  it('answers 500 when the database refuses the post, records the error and keeps neither post nor new category', async () => {
+    const [posts, deliveries] = [await postCount(), await deliveryCount()];
+    const slug = testSlug('refused-by-db');
+    const category = `Refused Category ${run}`;
+    // Valid for the payload schema (5 MB of HTML), over the stored content limit (2,000,000 characters).
+    const response = await deliver(SCALE_PRO.token, { title: 'Too long to store', html: `<p>${'a'.repeat(2_100_000)}</p>`, slug, category });
+    expect(response.status).toBe(500);
+    expect(response.json?.message).toMatch(/^Could not store the post: .*blog_posts_content_check/);
+    expect(await postCount()).toBe(posts);
+    expect(await deliveryCount()).toBe(deliveries + 1);
+    expect(await countRows('blog_categories', { organization_id: SCALE_PRO.id, name: category })).toBe(0);
+    const logged = must(await db.from('webhook_deliveries').select('status_code, post_id, error').eq('slug', slug).single(), 'delivery');
+    expect(logged).toMatchObject({ status_code: 500, post_id: null });
+    expect(logged.error).toMatch(/^Could not store the post: .*blog_posts_content_check/);
   });
 
   it('lists every invalid field in the 422 answer', async () => {

@@ -4,7 +4,9 @@
  *
  * How a burst becomes one build, in a serverless world with no process that outlives a request:
  * 1. `requestRebuild` records a `pending` row in site_rebuild_requests (one per request, so each is visible)
- *    and then makes one immediate flush attempt for that organization.
+ *    and makes one immediate flush attempt for that organization, both in one call to Postgres
+ *    (`request_site_rebuild`, which the webhook's `receive_webhook_delivery` also calls, in its transaction;
+ *    it hands the batches it claimed to `sendRebuildBatches`).
  * 2. A flush (`flushDueRebuilds`) asks Postgres (`claim_due_site_rebuilds`) for the organizations whose
  *    newest pending request is older than the quiet window (REBUILD_QUIET_WINDOW_MS, default 60 s), or whose
  *    oldest is older than ten windows. The claim marks all their pending rows `sent` with one batch id in one
@@ -60,15 +62,18 @@ export async function requestRebuild(
   reason: string,
   env: Env = process.env,
 ): Promise<{ requestId: string; flushed: FlushedBatch[] }> {
-  const { data, error } = await client
-    .from('site_rebuild_requests')
-    .insert({ organization_id: org.id, reason: reason.slice(0, 200) })
-    .select('id')
-    .single();
+  const { data, error } = await client.rpc('request_site_rebuild', {
+    p_organization_id: org.id,
+    p_reason: reason,
+    p_quiet_window_ms: quietWindowMs(env),
+  });
   if (error) throw new Error(`Could not record the rebuild request of ${org.slug} (${reason}): ${error.message}`);
-  const flushed = await flushDueRebuilds(client, { organizationId: org.id, env });
-  return { requestId: (data as { id: string }).id, flushed };
+  const requested = data as RequestedRebuild;
+  return { requestId: requested.request_id, flushed: await sendRebuildBatches(client, requested.batches, env) };
 }
+
+/** What `request_site_rebuild` answers: the new request and the batches it claimed. */
+export type RequestedRebuild = { request_id: string; batches: RebuildBatch[] };
 
 /** Claims every due batch (of one organization, or all) and sends each; returns what happened to them. */
 export async function flushDueRebuilds(
@@ -81,7 +86,12 @@ export async function flushDueRebuilds(
     p_organization_id: options.organizationId ?? null,
   });
   if (error) throw new Error(`Could not claim due rebuild requests: ${error.message}`);
-  return Promise.all((data as RebuildBatch[]).map((batch) => sendBatch(client, batch, env)));
+  return sendRebuildBatches(client, data as RebuildBatch[], env);
+}
+
+/** Sends claimed batches (to the build hook, or a local build); returns what happened to each. */
+export function sendRebuildBatches(client: SupabaseClient, batches: RebuildBatch[], env: Env = process.env): Promise<FlushedBatch[]> {
+  return Promise.all(batches.map((batch) => sendBatch(client, batch, env)));
 }
 
 async function sendBatch(client: SupabaseClient, batch: RebuildBatch, env: Env): Promise<FlushedBatch> {

@@ -1,20 +1,24 @@
 /**
- * Storing one writing-tool delivery for an organization: sanitize the article, upsert the post with its
- * delivery record (`upsert_webhook_post`, one transaction) and request a rebuild when it is published.
- * Shared by the public webhook (token in the URL) and the back office's test form (admin verified), so a
- * test delivery takes exactly the path a real one takes.
+ * Receiving one writing-tool delivery for an organization: the JavaScript part (render Markdown, sanitize
+ * the HTML, derive the slug and reading time) and then ONE call to Postgres, `receive_webhook_delivery`,
+ * which checks the token, upserts the post, records the delivery and requests the rebuild in one
+ * transaction (one round trip keeps a delivery fast). Shared by the public webhook (token in the URL) and
+ * the back office's test form (admin verified, organization by id), so a test delivery takes exactly the
+ * path a real one takes.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { marked } from 'marked';
 import { readingTimeMinutes } from '../../../src/lib/reading-time.ts';
 import { sanitizeArticleHtml } from '../../../src/lib/sanitize-html.ts';
 import { postSlug, slugify } from '../../../src/lib/slug.ts';
 import type { WebhookPayload } from '../../../src/schemas/webhook.ts';
 import { HttpError } from './http.ts';
-import { requestRebuild } from './rebuilds.ts';
+import { quietWindowMs, sendRebuildBatches, type RequestedRebuild } from './rebuilds.ts';
 
-/** The organization a delivery is for. */
-export type DeliveryOrganization = { id: string; slug: string; domain: string | null };
+/** Whose delivery it is: the webhook's token, or an organization the caller has already authorized. */
+export type DeliverySource = { token: string } | { organizationId: string };
+
+/** What arrived: a validated payload, or the reason the function refused the request (400, 413, 422). */
+export type Delivery = { payload: WebhookPayload } | { refused: DeliveryProblem };
 
 /** The stored post: `created` is false when an earlier delivery with the same slug was updated. */
 export type DeliveredPost = { post_id: string; status: string; url: string; created: boolean };
@@ -28,26 +32,6 @@ export class DeliveryProblem extends HttpError {
   }
 }
 
-type UpsertedPost = { post_id: string; post_status: string; post_slug: string; created: boolean };
-
-/**
- * Stores a validated payload as the organization's post. Throws DeliveryProblem for content refused, and
- * records every failure in webhook_deliveries (the success is recorded by the upsert itself).
- */
-export async function deliverWebhookPost(client: SupabaseClient, org: DeliveryOrganization, payload: WebhookPayload): Promise<DeliveredPost> {
-  const slug = postSlug(payload.title, payload.slug);
-  try {
-    const post = await upsertPost(client, org, slug, payload);
-    if (post.post_status === 'published') await requestRebuildLogged(client, org, post.created ? 'post published by webhook' : 'post updated by webhook');
-    return { post_id: post.post_id, status: post.post_status, url: postUrl(org, post.post_slug), created: post.created };
-  } catch (error) {
-    const failure = asDeliveryProblem(error);
-    if (failure.status === 500) console.error(`webhook delivery (${org.slug}):`, error);
-    await recordFailedDelivery(client, org, failure, slug);
-    throw failure;
-  }
-}
-
 /** Any error as a DeliveryProblem (unexpected ones become 500 'Could not store the post: ...'). */
 export function asDeliveryProblem(error: unknown): DeliveryProblem {
   if (error instanceof DeliveryProblem) return error;
@@ -55,57 +39,103 @@ export function asDeliveryProblem(error: unknown): DeliveryProblem {
   return new DeliveryProblem(500, `Could not store the post: ${(error as Error).message}`);
 }
 
-/** Writes a refused or failed delivery into the organization's delivery log. */
-export async function recordFailedDelivery(client: SupabaseClient, org: DeliveryOrganization, failure: DeliveryProblem, slug?: string): Promise<void> {
-  const detail = failure.details === undefined ? '' : ` ${JSON.stringify(failure.details)}`;
-  const { error } = await client.from('webhook_deliveries').insert({
-    organization_id: org.id,
-    status_code: failure.status,
-    slug: slug ?? null,
-    error: `${failure.message}${detail}`.slice(0, 2000),
+/** `receive_webhook_delivery`'s answer (see its migration). */
+type Received =
+  | { found: false }
+  | {
+      found: true;
+      organization: { slug: string; domain: string | null };
+      post?: { id: string; status: string; slug: string; created: boolean };
+      error?: string;
+      rebuild?: RequestedRebuild | null;
+    };
+
+/**
+ * Stores a delivery and records it in the organization's delivery log. Returns null when the token (or
+ * organization) is unknown: nothing is written then. Throws DeliveryProblem for a refused delivery (after
+ * recording it) and for a post that could not be stored (500, recorded by Postgres).
+ */
+export async function receiveDelivery(
+  client: SupabaseClient,
+  source: DeliverySource,
+  delivery: Delivery,
+  env: Record<string, string | undefined> = process.env,
+): Promise<DeliveredPost | null> {
+  let slug: string | null = null;
+  let refused = 'refused' in delivery ? delivery.refused : undefined;
+  let post: PostFields | undefined;
+  if ('payload' in delivery) {
+    slug = postSlug(delivery.payload.title, delivery.payload.slug);
+    try {
+      post = await postFields(delivery.payload, slug);
+    } catch (error) {
+      refused = asDeliveryProblem(error);
+    }
+  }
+  const { data, error } = await client.rpc('receive_webhook_delivery', {
+    ...('token' in source ? { p_token: source.token } : { p_organization_id: source.organizationId }),
+    p_slug: slug,
+    ...(refused ? { p_refused_status: refused.status, p_refused_error: describe(refused) } : post),
+    p_quiet_window_ms: quietWindowMs(env),
   });
-  if (error) console.error(`webhook delivery (${org.slug}): could not record the failed delivery: ${error.message}`);
+  if (error) {
+    console.error(`webhook delivery: receive_webhook_delivery failed: ${error.message}`);
+    throw new DeliveryProblem(500, `Could not store the post: ${error.message}`);
+  }
+  const received = data as Received;
+  if (!received.found) return null;
+  const org = received.organization;
+  if (refused) throw refused;
+  if (received.error !== undefined || !received.post) {
+    console.error(`webhook delivery (${org.slug}): ${received.error}`);
+    throw new DeliveryProblem(500, `Could not store the post: ${received.error}`);
+  }
+  // The post is stored whatever happens to the rebuild: a failed send is logged (and recorded), not answered.
+  if (received.rebuild?.batches.length) {
+    await sendRebuildBatches(client, received.rebuild.batches, env).catch((cause: Error) =>
+      console.error(`webhook delivery (${org.slug}): rebuild: ${cause.message}`),
+    );
+  }
+  const { id, status, slug: storedSlug, created } = received.post;
+  return { post_id: id, status, url: org.domain ? `https://${org.domain}/blog/${storedSlug}` : `/blog/${storedSlug}`, created };
 }
 
-/** The sanitized article HTML: the html field, else the rendered markdown. */
-function articleHtml(payload: WebhookPayload): string {
-  const html = payload.html?.trim() ? payload.html : (marked.parse(payload.markdown ?? '', { async: false }) as string);
+/** The post columns `receive_webhook_delivery` takes, from a validated payload. */
+type PostFields = Record<`p_${string}`, string | number | string[] | null>;
+
+async function postFields(payload: WebhookPayload, slug: string): Promise<PostFields> {
+  const content = await articleHtml(payload);
+  return {
+    p_title: payload.title,
+    p_content: content,
+    p_excerpt: payload.excerpt ?? null,
+    p_category_name: payload.category ?? null,
+    p_category_slug: payload.category ? slugify(payload.category) || `category-${slug}` : null,
+    p_tags: payload.tags?.length ? payload.tags : null,
+    p_featured_image_url: payload.image_url ?? null,
+    p_reading_time: readingTimeMinutes(content),
+    p_note: payload.image_base64 ? 'image_base64 ignored: inline images are not stored, send image_url' : null,
+  };
+}
+
+/**
+ * The sanitized article HTML: the html field, else the rendered markdown. The Markdown renderer is loaded
+ * only for a Markdown delivery: ZimmWriter sends HTML by default, and every module a cold function
+ * instance imports (netlify-cli: every invocation) adds to the delivery's time.
+ */
+async function articleHtml(payload: WebhookPayload): Promise<string> {
+  const html = payload.html?.trim() ? payload.html : await renderMarkdown(payload.markdown ?? '');
   const clean = sanitizeArticleHtml(html);
   if (!clean) throw new DeliveryProblem(422, 'Invalid payload', [{ path: 'html', message: 'No content is left after removing unsafe markup' }]);
   return clean;
 }
 
-async function upsertPost(client: SupabaseClient, org: DeliveryOrganization, slug: string, payload: WebhookPayload): Promise<UpsertedPost> {
-  const content = articleHtml(payload);
-  const { data, error } = await client
-    .rpc('upsert_webhook_post', {
-      p_organization_id: org.id,
-      p_slug: slug,
-      p_title: payload.title,
-      p_content: content,
-      p_excerpt: payload.excerpt ?? null,
-      p_category_name: payload.category ?? null,
-      p_category_slug: payload.category ? slugify(payload.category) || `category-${slug}` : null,
-      p_tags: payload.tags?.length ? payload.tags : null,
-      p_featured_image_url: payload.image_url ?? null,
-      p_reading_time: readingTimeMinutes(content),
-      p_note: payload.image_base64 ? 'image_base64 ignored: inline images are not stored, send image_url' : null,
-    })
-    .single();
-  if (error) throw new Error(error.message);
-  return data as UpsertedPost;
+async function renderMarkdown(markdown: string): Promise<string> {
+  const { marked } = await import('marked');
+  return marked.parse(markdown, { async: false }) as string;
 }
 
-/** The post is stored whatever happens to the rebuild request: its failure is logged, not answered. */
-async function requestRebuildLogged(client: SupabaseClient, org: DeliveryOrganization, reason: string): Promise<void> {
-  try {
-    await requestRebuild(client, org, reason);
-  } catch (error) {
-    console.error(`webhook delivery (${org.slug}): ${(error as Error).message}`);
-  }
-}
-
-/** The public URL of a post: on the organization's domain when it has one, else site-relative. */
-function postUrl(org: DeliveryOrganization, slug: string): string {
-  return org.domain ? `https://${org.domain}/blog/${slug}` : `/blog/${slug}`;
+/** A refusal as the delivery log shows it: the message and any field problems. */
+function describe(problem: DeliveryProblem): string {
+  return `${problem.message}${problem.details === undefined ? '' : ` ${JSON.stringify(problem.details)}`}`.slice(0, 2000);
 }
