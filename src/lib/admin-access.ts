@@ -46,21 +46,56 @@ export type AdminAccess =
   | { kind: 'failed'; error: unknown };
 
 /**
- * The dashboard's check, as the signed-in browser user. The user is confirmed with the Auth server (not only
- * the stored token), so a terminated session or deleted user reads as signed out.
+ * The signed-in user confirmed with the Auth server (not only the stored token), or null when there is no
+ * session or Auth no longer accepts it (ended, expired, user deleted). Other failures throw.
  */
+async function confirmedUser(client: SupabaseClient): Promise<User | null> {
+  const { data: local } = await client.auth.getSession();
+  if (!local.session) return null;
+  const { data, error } = await client.auth.getUser();
+  if (error) {
+    // A 4xx from Auth: the token or its session is no longer valid.
+    if (isAuthSessionMissingError(error) || (isAuthApiError(error) && error.status >= 400 && error.status < 500)) return null;
+    throw error;
+  }
+  return data.user;
+}
+
+/** The dashboard's check, as the signed-in browser user: an active admin (RLS hides other profiles). */
 export async function checkAdminAccess(client: SupabaseClient): Promise<AdminAccess> {
   try {
-    const { data: local } = await client.auth.getSession();
-    if (!local.session) return { kind: 'signed-out' };
-    const { data, error } = await client.auth.getUser();
-    if (error) {
-      // A 4xx from Auth: the token or its session is no longer valid (ended, expired, user deleted).
-      if (isAuthSessionMissingError(error) || (isAuthApiError(error) && error.status >= 400 && error.status < 500)) return { kind: 'signed-out' };
-      throw error;
-    }
-    const profile = await readAccessProfile(client, data.user.id);
-    return profile && isActiveAdmin(profile) ? { kind: 'allowed', user: data.user, profile } : { kind: 'denied' };
+    const user = await confirmedUser(client);
+    if (!user) return { kind: 'signed-out' };
+    const profile = await readAccessProfile(client, user.id);
+    return profile && isActiveAdmin(profile) ? { kind: 'allowed', user, profile } : { kind: 'denied' };
+  } catch (error) {
+    return { kind: 'failed', error };
+  }
+}
+
+/** A member's role in an organization. */
+export type MemberRole = 'viewer' | 'editor' | 'admin';
+
+/** The result of blog management's access check. */
+export type BlogAccessCheck =
+  | { kind: 'allowed'; user: User; role: MemberRole }
+  | { kind: 'denied' }
+  | { kind: 'signed-out' }
+  | { kind: 'failed'; error: unknown };
+
+/**
+ * Blog management's check, as the signed-in browser user: any active member of the organization (none: a
+ * user without organizations is denied). The role comes from `org_role`, the function RLS uses, which answers
+ * null for an inactive profile or a non-member.
+ */
+export async function checkBlogAccess(client: SupabaseClient, organizationId: string | null): Promise<BlogAccessCheck> {
+  try {
+    const user = await confirmedUser(client);
+    if (!user) return { kind: 'signed-out' };
+    if (!organizationId) return { kind: 'denied' };
+    const { data, error } = await client.rpc('org_role', { org: organizationId });
+    if (error) throw new Error(`Reading the role of ${user.id} in ${organizationId} failed: ${error.message}`);
+    return data === 'viewer' || data === 'editor' || data === 'admin' ? { kind: 'allowed', user, role: data } : { kind: 'denied' };
   } catch (error) {
     return { kind: 'failed', error };
   }

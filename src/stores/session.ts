@@ -6,6 +6,7 @@
  */
 import type { AuthChangeEvent, Session } from '@supabase/supabase-js';
 import { atom } from 'nanostores';
+import { blogReturnPath } from '../lib/admin-access.ts';
 import { AUTH_MESSAGES } from '../lib/auth-messages.ts';
 import { supabaseBrowser } from '../lib/supabase-browser.ts';
 import { toastOnNextPage } from './toast.ts';
@@ -61,10 +62,14 @@ export function startSessionSync(): void {
   });
 }
 
-/** Tells the user their session is gone and sends them to sign in again. */
+/**
+ * Tells the user their session is gone and sends them to sign in again; from blog management to
+ * `/auth?next=<page>`, the sign-in that admits editors and viewers and returns them there.
+ */
 export function sessionExpired(): void {
   toastOnNextPage({ ...AUTH_MESSAGES.sessionExpired, variant: 'destructive' });
-  window.location.assign('/auth');
+  const next = blogReturnPath(window.location.pathname);
+  window.location.assign(next ? `/auth?next=${encodeURIComponent(next)}` : '/auth');
 }
 
 /** Makes a session issued by our functions (sign-in, invitation) the browser's session. */

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import {
   type AdminPost,
   deletePost,
@@ -10,12 +10,27 @@ import {
 import { requestSiteRebuild } from '../../lib/admin-functions';
 import { supabaseBrowser } from '../../lib/supabase-browser';
 import { toast } from '../../stores/toast';
-import BlogShell, { buttonClass, fieldClass } from './BlogShell';
+import { Badge } from '../components/ui/Badge';
+import { Button, ButtonLink } from '../components/ui/Button';
+import { Card } from '../components/ui/Card';
+import { ConfirmDialog } from '../components/ui/ConfirmDialog';
+import { EmptyState, ErrorState } from '../components/ui/EmptyState';
+import { Input } from '../components/ui/Input';
+import { Select, type SelectOption } from '../components/ui/Select';
+import { Skeleton } from '../components/ui/Skeleton';
+import BlogShell from './BlogShell';
 import StatusBadge from './StatusBadge';
 import type { BlogAccess } from './use-blog-access';
 
 /** Wait after the last keystroke before searching, so typing does not send a request per letter. */
 const SEARCH_DEBOUNCE_MS = 300;
+
+const STATUS_OPTIONS: readonly SelectOption[] = [
+  { value: 'all', label: 'All Status' },
+  { value: 'published', label: 'Published' },
+  { value: 'draft', label: 'Draft' },
+  { value: 'scheduled', label: 'Scheduled' },
+];
 
 /** /admin/blog: the organization's posts, searchable, filterable and paginated (client-only island). */
 export default function BlogListApp() {
@@ -62,59 +77,40 @@ function BlogList({ access }: { access: BlogAccess }) {
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h2 className="text-2xl font-bold">Blog Management</h2>
         {access.canEdit && (
-          <a href="/admin/blog/new" className={buttonClass.primary}>
-            New Post
-          </a>
+          <ButtonLink href="/admin/blog/new">New Post</ButtonLink>
         )}
       </div>
       <div className="mt-6 flex flex-wrap gap-3">
-        <input
+        <Input
           type="search"
           aria-label="Search posts"
           placeholder="Search posts..."
           value={search}
           onChange={(event) => setSearch(event.target.value)}
-          className={`${fieldClass} max-w-md`}
+          className="max-w-md"
         />
-        <select
+        <Select
           aria-label="Filter by status"
+          options={STATUS_OPTIONS}
           value={status}
           onChange={(event) => {
             setStatus(event.target.value as StatusFilter);
             setPage(1);
           }}
-          className={`${fieldClass} w-auto`}
-        >
-          <option value="all">All Status</option>
-          <option value="published">Published</option>
-          <option value="draft">Draft</option>
-          <option value="scheduled">Scheduled</option>
-        </select>
+        />
       </div>
 
       <section aria-label="Posts" aria-busy={!result && !error} className="mt-6">
         {error ? (
-          <p role="alert" className="text-red-700 dark:text-red-400">
-            {error}
-          </p>
+          <ErrorState message={error} onRetry={() => setReload((n) => n + 1)} />
         ) : !result ? (
-          <p className="text-muted-foreground">Loading posts...</p>
+          <Skeleton rows={3} label="Loading posts..." />
         ) : result.posts.length === 0 ? (
-          <div className="rounded-lg border border-dashed border-border p-10 text-center">
-            <p className="text-lg font-semibold">No posts found</p>
-            {filtering ? (
-              <p className="mt-1 text-muted-foreground">Try adjusting your search or filter criteria.</p>
-            ) : (
-              <>
-                <p className="mt-1 text-muted-foreground">Get started by creating your first blog post.</p>
-                {access.canEdit && (
-                  <a href="/admin/blog/new" className={`${buttonClass.primary} mt-4`}>
-                    Create First Post
-                  </a>
-                )}
-              </>
-            )}
-          </div>
+          <EmptyState
+            title="No posts found"
+            hint={filtering ? 'Try adjusting your search or filter criteria.' : 'Get started by creating your first blog post.'}
+            action={!filtering && access.canEdit ? <ButtonLink href="/admin/blog/new">Create First Post</ButtonLink> : undefined}
+          />
         ) : (
           <>
             <ul className="grid gap-4 md:grid-cols-2 lg:grid-cols-3">
@@ -124,15 +120,15 @@ function BlogList({ access }: { access: BlogAccess }) {
             </ul>
             {pages > 1 && (
               <nav aria-label="Pagination" className="mt-6 flex items-center justify-center gap-3">
-                <button type="button" className={buttonClass.outline} disabled={page <= 1} onClick={() => setPage(page - 1)}>
+                <Button variant="outline" disabled={page <= 1} onClick={() => setPage(page - 1)}>
                   Previous
-                </button>
+                </Button>
                 <span className="text-sm">
                   Page {page} of {pages}
                 </span>
-                <button type="button" className={buttonClass.outline} disabled={page >= pages} onClick={() => setPage(page + 1)}>
+                <Button variant="outline" disabled={page >= pages} onClick={() => setPage(page + 1)}>
                   Next
-                </button>
+                </Button>
               </nav>
             )}
           </>
@@ -157,51 +153,62 @@ function PostCard({ post, access, onDelete }: { post: AdminPost; access: BlogAcc
   const mayDelete = access.role === 'admin' || (access.canEdit && post.author_id === access.user.id);
   const viewHref = isPublicPost(post) ? `/blog/${post.slug}` : `/admin/blog/preview/${post.id}`;
   return (
-    <li className="flex flex-col rounded-lg border border-border p-5" data-testid="post-card">
-      <div className="flex items-start justify-between gap-3">
-        <h3 className="font-semibold">{post.title}</h3>
-        <StatusBadge status={post.status} />
-      </div>
-      {post.excerpt && <p className="mt-2 line-clamp-2 text-sm text-muted-foreground">{post.excerpt}</p>}
-      <dl className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground">
-        <div>
-          <dt className="sr-only">Date</dt>
-          <dd>{date}</dd>
+    <li data-testid="post-card">
+      <Card className="flex h-full flex-col">
+        <div className="flex items-start justify-between gap-3">
+          <h3 className="font-semibold">{post.title}</h3>
+          <StatusBadge status={post.status} />
         </div>
-        <div>
-          <dt className="sr-only">Views</dt>
-          <dd>{post.view_count} views</dd>
-        </div>
-        <div>
-          <dt className="sr-only">Author</dt>
-          <dd>By {post.author?.full_name || 'Unknown'}</dd>
-        </div>
-      </dl>
-      {post.category && <span className="mt-3 w-fit rounded-full border border-border px-2 py-0.5 text-xs">{post.category.name}</span>}
-      <div className="mt-4 flex flex-wrap gap-2">
-        {access.canEdit && (
-          <a href={`/admin/blog/edit/${post.id}`} className={buttonClass.outline} aria-label={`Edit ${post.title}`}>
-            Edit
-          </a>
+        {post.excerpt && <p className="mt-2 line-clamp-2 text-sm text-muted-foreground">{post.excerpt}</p>}
+        <dl className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground">
+          <div>
+            <dt className="sr-only">Date</dt>
+            <dd>{date}</dd>
+          </div>
+          <div>
+            <dt className="sr-only">Views</dt>
+            <dd>{post.view_count} views</dd>
+          </div>
+          <div>
+            <dt className="sr-only">Author</dt>
+            <dd>By {post.author?.full_name || 'Unknown'}</dd>
+          </div>
+        </dl>
+        {post.category && (
+          <Badge variant="outline" className="mt-3 w-fit">
+            {post.category.name}
+          </Badge>
         )}
-        <a href={viewHref} target="_blank" rel="noopener noreferrer" className={buttonClass.outline} aria-label={`View ${post.title} (opens in a new tab)`}>
-          View
-        </a>
-        {mayDelete && (
-          <button type="button" className={buttonClass.danger} onClick={onDelete} aria-label={`Delete ${post.title}`}>
-            Delete
-          </button>
-        )}
-      </div>
+        <div className="mt-4 flex flex-wrap gap-2">
+          {access.canEdit && (
+            <ButtonLink href={`/admin/blog/edit/${post.id}`} variant="outline" size="sm" aria-label={`Edit ${post.title}`}>
+              Edit
+            </ButtonLink>
+          )}
+          <ButtonLink
+            href={viewHref}
+            target="_blank"
+            rel="noopener noreferrer"
+            variant="outline"
+            size="sm"
+            aria-label={`View ${post.title} (opens in a new tab)`}
+          >
+            View
+          </ButtonLink>
+          {mayDelete && (
+            <Button variant="destructive" size="sm" onClick={onDelete} aria-label={`Delete ${post.title}`}>
+              Delete
+            </Button>
+          )}
+        </div>
+      </Card>
     </li>
   );
 }
 
-/** The delete confirmation (native dialog: focus moves in and returns, Escape cancels). */
+/** The delete confirmation: deletes, says so, and asks for a rebuild when the post was on the public site. */
 function DeleteDialog({ post, access, onClose }: { post: AdminPost; access: BlogAccess; onClose: (deleted: boolean) => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => ref.current?.showModal(), []);
 
   async function confirm() {
     setBusy(true);
@@ -222,28 +229,18 @@ function DeleteDialog({ post, access, onClose }: { post: AdminPost; access: Blog
   }
 
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby="delete-post-title"
-      onCancel={(event) => {
-        event.preventDefault();
-        if (!busy) onClose(false);
-      }}
-      className="m-auto max-w-md rounded-lg border border-border bg-background p-6 text-foreground backdrop:bg-black/50"
+    <ConfirmDialog
+      open
+      title="Delete post"
+      description="Are you sure you want to delete this post?"
+      confirmLabel="Delete"
+      busyLabel="Deleting..."
+      busy={busy}
+      destructive
+      onConfirm={() => void confirm()}
+      onCancel={() => onClose(false)}
     >
-      <h2 id="delete-post-title" className="text-lg font-semibold">
-        Delete post
-      </h2>
-      <p className="mt-2">Are you sure you want to delete this post?</p>
-      <p className="mt-1 text-sm text-muted-foreground">{post.title}</p>
-      <div className="mt-6 flex justify-end gap-2">
-        <button type="button" className={buttonClass.outline} disabled={busy} onClick={() => onClose(false)}>
-          Cancel
-        </button>
-        <button type="button" className={buttonClass.danger} disabled={busy} onClick={() => void confirm()}>
-          {busy ? 'Deleting...' : 'Delete'}
-        </button>
-      </div>
-    </dialog>
+      <p className="text-sm text-muted-foreground">{post.title}</p>
+    </ConfirmDialog>
   );
 }

@@ -15,7 +15,13 @@ import { slugify } from '../../lib/slug';
 import { supabaseBrowser } from '../../lib/supabase-browser';
 import type { PostStatus } from '../../schemas/post';
 import { toast, toastOnNextPage } from '../../stores/toast';
-import BlogShell, { buttonClass, fieldClass } from './BlogShell';
+import { Button } from '../components/ui/Button';
+import { Card } from '../components/ui/Card';
+import { ErrorState } from '../components/ui/EmptyState';
+import { Field, Input, Textarea } from '../components/ui/Input';
+import { Select } from '../components/ui/Select';
+import { Skeleton } from '../components/ui/Skeleton';
+import BlogShell from './BlogShell';
 import PostBody from './PostBody';
 import type { BlogAccess } from './use-blog-access';
 
@@ -53,13 +59,8 @@ function EditorLoader({ access }: { access: BlogAccess }) {
       .then((found) => (found ? setPost(found) : setError('Post not found.')))
       .catch((cause: Error) => setError(cause.message));
   }, [postId]);
-  if (error)
-    return (
-      <p role="alert" className="text-red-700 dark:text-red-400">
-        {error}
-      </p>
-    );
-  if (post === undefined) return <p className="text-muted-foreground">Loading post...</p>;
+  if (error) return <ErrorState message={error} />;
+  if (post === undefined) return <Skeleton rows={4} label="Loading post..." />;
   return <PostEditor access={access} post={post} />;
 }
 
@@ -95,6 +96,10 @@ function PostEditor({ access, post }: { access: BlogAccess; post: AdminPost | nu
   const [scheduleError, setScheduleError] = useState<string | null>(null);
   const dirty = JSON.stringify(form) !== JSON.stringify(initial);
   const html = useMemo(() => renderPostContent(form.body), [form.body]);
+  const categoryOptions = useMemo(
+    () => [{ value: '', label: 'No category' }, ...categories.map((category) => ({ value: category.id, label: category.name }))],
+    [categories],
+  );
 
   useEffect(() => {
     listCategories(supabaseBrowser(), access.organization.id)
@@ -192,167 +197,140 @@ function PostEditor({ access, post }: { access: BlogAccess; post: AdminPost | nu
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h2 className="text-2xl font-bold">{post ? 'Edit Post' : 'Create New Post'}</h2>
         <div className="flex flex-wrap gap-2">
-          <button type="button" className={buttonClass.outline} onClick={cancel} disabled={busy !== null}>
+          <Button variant="outline" onClick={cancel} disabled={busy !== null}>
             Cancel
-          </button>
-          <button type="submit" className={buttonClass.outline} disabled={busy !== null}>
+          </Button>
+          <Button type="submit" variant="outline" disabled={busy !== null}>
             {busy === 'draft' ? 'Saving...' : 'Save Draft'}
-          </button>
-          <button type="button" className={buttonClass.primary} onClick={() => void save('published')} disabled={busy !== null}>
+          </Button>
+          <Button onClick={() => void save('published')} disabled={busy !== null}>
             {busy === 'published' ? 'Publishing...' : 'Publish'}
-          </button>
+          </Button>
         </div>
       </div>
 
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
         <div className="space-y-4">
-          <Field id="post-title" label="Title *">
-            <input
-              id="post-title"
-              className={fieldClass}
-              value={form.title}
-              required
-              onChange={(event) => {
-                const title = event.target.value;
-                setForm((current) => ({ ...current, title, slug: slugTouched ? current.slug : slugify(title) }));
-              }}
-            />
+          <Field label="Title *">
+            {(field) => (
+              <Input
+                {...field}
+                value={form.title}
+                required
+                onChange={(event) => {
+                  const title = event.target.value;
+                  setForm((current) => ({ ...current, title, slug: slugTouched ? current.slug : slugify(title) }));
+                }}
+              />
+            )}
           </Field>
-          <Field id="post-slug" label="URL Slug" hint="Created from the title; lower-case words joined by hyphens.">
-            <input
-              id="post-slug"
-              className={fieldClass}
-              value={form.slug}
-              onChange={(event) => {
-                setSlugTouched(event.target.value !== '');
-                update('slug', event.target.value);
-              }}
-              onBlur={() => form.slug && update('slug', slugify(form.slug))}
-            />
+          <Field label="URL Slug" hint="Created from the title; lower-case words joined by hyphens.">
+            {(field) => (
+              <Input
+                {...field}
+                value={form.slug}
+                onChange={(event) => {
+                  setSlugTouched(event.target.value !== '');
+                  update('slug', event.target.value);
+                }}
+                onBlur={() => form.slug && update('slug', slugify(form.slug))}
+              />
+            )}
           </Field>
-          <Field id="post-excerpt" label="Excerpt">
-            <textarea id="post-excerpt" rows={3} className={fieldClass} value={form.excerpt} onChange={(event) => update('excerpt', event.target.value)} />
+          <Field label="Excerpt">
+            {(field) => <Textarea {...field} rows={3} value={form.excerpt} onChange={(event) => update('excerpt', event.target.value)} />}
           </Field>
-          <Field id="post-content" label="Content *" hint="Markdown (or HTML); the preview shows the published result.">
-            <textarea
-              id="post-content"
-              rows={15}
-              className={`${fieldClass} font-mono`}
-              value={form.body}
-              required
-              onChange={(event) => update('body', event.target.value)}
-            />
+          <Field label="Content *" hint="Markdown (or HTML); the preview shows the published result.">
+            {(field) => (
+              <Textarea
+                {...field}
+                rows={15}
+                className="font-mono"
+                value={form.body}
+                required
+                onChange={(event) => update('body', event.target.value)}
+              />
+            )}
           </Field>
-          <Field id="post-category" label="Category">
-            <select id="post-category" className={fieldClass} value={form.category_id} onChange={(event) => update('category_id', event.target.value)}>
-              <option value="">No category</option>
-              {categories.map((category) => (
-                <option key={category.id} value={category.id}>
-                  {category.name}
-                </option>
+          <Field label="Category">
+            {(field) => (
+              <Select
+                {...field}
+                className="w-full"
+                options={categoryOptions}
+                value={form.category_id}
+                onChange={(event) => update('category_id', event.target.value)}
+              />
+            )}
+          </Field>
+          <Field label="Tags" hint="Type a tag and press Enter; click a tag to remove it.">
+            {(field) => (
+              <Input
+                {...field}
+                value={tagInput}
+                onChange={(event) => setTagInput(event.target.value)}
+                onKeyDown={(event) => {
+                  if (event.key === 'Enter') {
+                    event.preventDefault();
+                    addTag();
+                  }
+                }}
+              />
+            )}
+          </Field>
+          {form.tags.length > 0 && (
+            <ul className="flex flex-wrap gap-2" aria-label="Tags">
+              {form.tags.map((tag) => (
+                <li key={tag}>
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    aria-label={`Remove tag ${tag}`}
+                    onClick={() => update('tags', form.tags.filter((t) => t !== tag))}
+                  >
+                    {tag} ×
+                  </Button>
+                </li>
               ))}
-            </select>
-          </Field>
-          <Field id="post-tags" label="Tags" hint="Type a tag and press Enter; click a tag to remove it.">
-            <input
-              id="post-tags"
-              className={fieldClass}
-              value={tagInput}
-              onChange={(event) => setTagInput(event.target.value)}
-              onKeyDown={(event) => {
-                if (event.key === 'Enter') {
-                  event.preventDefault();
-                  addTag();
-                }
-              }}
-            />
-            {form.tags.length > 0 && (
-              <ul className="mt-2 flex flex-wrap gap-2" aria-label="Tags">
-                {form.tags.map((tag) => (
-                  <li key={tag}>
-                    <button
-                      type="button"
-                      className="rounded-full border border-border px-2.5 py-0.5 text-xs hover:bg-muted"
-                      aria-label={`Remove tag ${tag}`}
-                      onClick={() => update('tags', form.tags.filter((t) => t !== tag))}
-                    >
-                      {tag} ×
-                    </button>
-                  </li>
-                ))}
-              </ul>
+            </ul>
+          )}
+          <Field label="Featured Image URL">
+            {(field) => (
+              <Input {...field} type="url" value={form.featured_image_url} onChange={(event) => update('featured_image_url', event.target.value)} />
             )}
           </Field>
-          <Field id="post-image" label="Featured Image URL">
-            <input
-              id="post-image"
-              type="url"
-              className={fieldClass}
-              value={form.featured_image_url}
-              onChange={(event) => update('featured_image_url', event.target.value)}
-            />
-            {/^https?:\/\/\S+$/.test(form.featured_image_url) && (
-              <img src={form.featured_image_url} alt="Featured image preview" className="mt-2 max-h-48 rounded-md object-cover" />
-            )}
-          </Field>
+          {/^https?:\/\/\S+$/.test(form.featured_image_url) && (
+            <img src={form.featured_image_url} alt="Featured image preview" className="max-h-48 rounded-md object-cover" />
+          )}
           <fieldset className="space-y-4 rounded-lg border border-border p-4">
             <legend className="px-1 font-semibold">SEO Settings</legend>
-            <Field id="post-meta-title" label="Meta Title" hint={`${form.meta_title.length}/${META_TITLE_GUIDE} characters`}>
-              <input id="post-meta-title" className={fieldClass} value={form.meta_title} onChange={(event) => update('meta_title', event.target.value)} />
+            <Field label="Meta Title" hint={`${form.meta_title.length}/${META_TITLE_GUIDE} characters`}>
+              {(field) => <Input {...field} value={form.meta_title} onChange={(event) => update('meta_title', event.target.value)} />}
             </Field>
-            <Field id="post-meta-description" label="Meta Description" hint={`${form.meta_description.length}/${META_DESCRIPTION_GUIDE} characters`}>
-              <textarea
-                id="post-meta-description"
-                rows={3}
-                className={fieldClass}
-                value={form.meta_description}
-                onChange={(event) => update('meta_description', event.target.value)}
-              />
+            <Field label="Meta Description" hint={`${form.meta_description.length}/${META_DESCRIPTION_GUIDE} characters`}>
+              {(field) => (
+                <Textarea {...field} rows={3} value={form.meta_description} onChange={(event) => update('meta_description', event.target.value)} />
+              )}
             </Field>
           </fieldset>
           <fieldset className="space-y-2 rounded-lg border border-border p-4">
             <legend className="px-1 font-semibold">Schedule</legend>
-            <Field id="post-schedule" label="Publish at">
-              <input
-                id="post-schedule"
-                type="datetime-local"
-                className={fieldClass}
-                value={form.scheduleAt}
-                aria-invalid={scheduleError ? true : undefined}
-                aria-describedby={scheduleError ? 'post-schedule-error' : undefined}
-                onChange={(event) => update('scheduleAt', event.target.value)}
-              />
+            <Field label="Publish at" error={scheduleError ?? undefined}>
+              {(field) => <Input {...field} type="datetime-local" value={form.scheduleAt} onChange={(event) => update('scheduleAt', event.target.value)} />}
             </Field>
-            {scheduleError && (
-              <p id="post-schedule-error" role="alert" className="text-sm text-red-700 dark:text-red-400">
-                {scheduleError}
-              </p>
-            )}
-            <button type="button" className={buttonClass.outline} onClick={() => void save('scheduled')} disabled={busy !== null}>
+            <Button variant="outline" onClick={() => void save('scheduled')} disabled={busy !== null}>
               {busy === 'scheduled' ? 'Scheduling...' : 'Schedule'}
-            </button>
+            </Button>
           </fieldset>
         </div>
-        <section aria-labelledby="preview-heading" className="rounded-lg border border-border p-4">
+        <Card aria-labelledby="preview-heading">
           <h3 id="preview-heading" className="font-semibold text-muted-foreground">
             Preview
           </h3>
           <h1 className="mt-4 text-3xl font-bold">{form.title || 'Untitled'}</h1>
           <PostBody html={html} />
-        </section>
+        </Card>
       </div>
     </form>
-  );
-}
-
-function Field({ id, label, hint, children }: { id: string; label: string; hint?: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium">
-        {label}
-      </label>
-      {children}
-      {hint && <p className="mt-1 text-xs text-muted-foreground">{hint}</p>}
-    </div>
   );
 }

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { type AdminPost, getPost } from '../../lib/admin-posts';
 import { supabaseBrowser } from '../../lib/supabase-browser';
+import { ErrorState } from '../components/ui/EmptyState';
+import { Skeleton } from '../components/ui/Skeleton';
 import BlogShell from './BlogShell';
 import PostBody from './PostBody';
 import StatusBadge from './StatusBadge';
@@ -20,13 +22,8 @@ function Preview() {
       .then((found) => (found ? setPost(found) : setError('Post not found.')))
       .catch((cause: Error) => setError(cause.message));
   }, [id]);
-  if (error)
-    return (
-      <p role="alert" className="text-red-700 dark:text-red-400">
-        {error}
-      </p>
-    );
-  if (!post) return <p className="text-muted-foreground">Loading post...</p>;
+  if (error) return <ErrorState message={error} />;
+  if (!post) return <Skeleton rows={4} label="Loading post..." />;
   return (
     <article className="mx-auto max-w-3xl">
       <p className="flex items-center gap-2 text-sm text-muted-foreground">

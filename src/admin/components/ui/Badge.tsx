@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { HTMLAttributes } from 'react';
 import { cn } from './cn';
 
 /**
@@ -19,13 +19,12 @@ const VARIANTS: Record<BadgeVariant, string> = {
 };
 
 /** A small label. `data-variant` lets tests check the style without reading class names. */
-export function Badge({ variant = 'default', children, className }: { variant?: BadgeVariant; children: ReactNode; className?: string }) {
+export function Badge({ variant = 'default', className, ...rest }: HTMLAttributes<HTMLSpanElement> & { variant?: BadgeVariant }) {
   return (
     <span
       data-variant={variant}
       className={cn('inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold', VARIANTS[variant], className)}
-    >
-      {children}
-    </span>
+      {...rest}
+    />
   );
 }

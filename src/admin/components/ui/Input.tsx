@@ -15,7 +15,7 @@ export function Textarea({ className, ...rest }: TextareaHTMLAttributes<HTMLText
 
 /**
  * A labelled control: renders the label, the control (given the generated id through the render prop) and
- * an optional hint or error, wired with aria-describedby.
+ * an optional hint or error (announced as an alert), wired with aria-describedby.
  */
 export function Field({
   label,
@@ -37,7 +37,7 @@ export function Field({
       </label>
       {children({ id, 'aria-describedby': hint || error ? hintId : undefined, 'aria-invalid': error ? true : undefined })}
       {(hint || error) && (
-        <p id={hintId} className={cn('text-xs', error ? 'text-red-700' : 'text-muted-foreground')}>
+        <p id={hintId} role={error ? 'alert' : undefined} className={cn('text-xs', error ? 'text-red-700' : 'text-muted-foreground')}>
           {error ?? hint}
         </p>
       )}

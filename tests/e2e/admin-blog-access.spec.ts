@@ -1,0 +1,59 @@
+/**
+ * Blog management checks access again every 5 minutes, like /admin: an editor deactivated meanwhile is sent
+ * home with 'Access Denied', and a session ended meanwhile goes to the blog's sign-in with 'Session Expired'.
+ * The page clock is installed before the first navigation and fast-forwarded past the interval. The users
+ * created here are removed afterwards.
+ */
+import type { Page } from '@playwright/test';
+import { expect, test, waitForIslands } from './fixtures';
+import { createUser, passwordSession, removeUser, service, storageKey } from './support/backend';
+
+const created: string[] = [];
+test.afterAll(async () => {
+  for (const email of created) await removeUser(email);
+});
+
+const toast = (page: Page) => page.getByRole('status', { name: 'Notifications' });
+
+/** A new editor of Scale Pro, signed in through supabase-js's stored session, on /admin/blog. */
+async function openBlogAsEditor(page: Page) {
+  const editor = await createUser('editor');
+  created.push(editor.email);
+  const session = await passwordSession(editor.email);
+  await page.clock.install();
+  await page.goto('/');
+  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [storageKey, JSON.stringify(session)] as const);
+  await page.goto('/admin/blog');
+  await expect(page.getByRole('heading', { name: 'Blog Management' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'New Post' })).toBeVisible();
+  return { ...editor, session };
+}
+
+test('an editor deactivated while on /admin/blog is sent home with Access Denied at the next check', async ({ page }) => {
+  const editor = await openBlogAsEditor(page);
+  const { error } = await service.from('profiles').update({ is_active: false }).eq('id', editor.id);
+  expect(error).toBeNull();
+
+  // Nothing happens before the interval: the page stays.
+  await page.clock.fastForward('04:00');
+  await expect(page.getByRole('heading', { name: 'Blog Management' })).toBeVisible();
+  await expect(page).toHaveURL(/\/admin\/blog$/);
+
+  await page.clock.fastForward('01:01');
+  await expect(page).toHaveURL(/\/$/);
+  await waitForIslands(page);
+  await expect(toast(page)).toContainText('Access Denied');
+  await expect(toast(page)).toContainText('You are not a member of this organization.');
+});
+
+test('a session ended while on /admin/blog goes to the blog sign-in with Session Expired at the next check', async ({ page }) => {
+  const editor = await openBlogAsEditor(page);
+  const sessionId = JSON.parse(Buffer.from(editor.session.access_token.split('.')[1]!, 'base64url').toString()).session_id;
+  const { error } = await service.rpc('terminate_session', { p_session_id: sessionId });
+  expect(error).toBeNull();
+
+  await page.clock.fastForward('05:01');
+  await expect(page).toHaveURL(/\/auth\?next=%2Fadmin%2Fblog$/);
+  await expect(toast(page)).toContainText('Your session has expired. Please log in again.');
+  await expect(page.getByText('Sign in to manage the blog.')).toBeVisible();
+});
