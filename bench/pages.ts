@@ -34,6 +34,8 @@ interface RouteResult {
   ownIslands: string[];
   runs: { performance: number[]; accessibility: number[]; bestPractices: number[]; seo: number[]; lcp: number[]; tbt: number[] };
   renderBlockingScripts: string[];
+  /** Audits that cost accessibility, best-practices or SEO points in any run. */
+  failingAudits: string[];
   js: Bytes;
   css: Bytes;
   html: Bytes;
@@ -64,9 +66,10 @@ function pageFacts(file: string): { ownIslands: string[]; noindex: boolean } {
 }
 
 /** Lighthouse's runs of one URL in the shared Chrome. */
-async function lighthouseRuns(url: string, port: number): Promise<Pick<RouteResult, 'runs' | 'renderBlockingScripts'>> {
+async function lighthouseRuns(url: string, port: number): Promise<Pick<RouteResult, 'runs' | 'renderBlockingScripts' | 'failingAudits'>> {
   const runs: RouteResult['runs'] = { performance: [], accessibility: [], bestPractices: [], seo: [], lcp: [], tbt: [] };
   const blocking = new Set<string>();
+  const failing = new Set<string>();
   for (let run = 0; run < RUNS; run++) {
     const result = await lighthouse(url, { port, logLevel: 'error', output: 'json', onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'] });
     const lhr = result?.lhr;
@@ -80,8 +83,14 @@ async function lighthouseRuns(url: string, port: number): Promise<Pick<RouteResu
     runs.tbt.push(lhr.audits['total-blocking-time']?.numericValue ?? NaN);
     const details = lhr.audits['render-blocking-insight']?.details as { items?: Array<{ url?: string }> } | undefined;
     for (const item of details?.items ?? []) if (item.url && /\.m?js(\?|$)/.test(item.url)) blocking.add(item.url);
+    for (const category of ['accessibility', 'best-practices', 'seo']) {
+      for (const ref of lhr.categories[category]?.auditRefs ?? []) {
+        const score = lhr.audits[ref.id]?.score;
+        if (ref.weight > 0 && score !== null && score !== undefined && score < 1) failing.add(ref.id);
+      }
+    }
   }
-  return { runs, renderBlockingScripts: [...blocking] };
+  return { runs, renderBlockingScripts: [...blocking], failingAudits: [...failing] };
 }
 
 /** Bytes a visit loads: after load, every island scrolled into view and hydrated, and the network idle. */
@@ -117,12 +126,17 @@ function table(results: RouteResult[]): string {
   const rows = results.map((r) =>
     `| ${r.route} | ${m(r.runs.performance)} | ${m(r.runs.accessibility)} | ${m(r.runs.bestPractices)} | ${m(r.runs.seo)}${r.noindex ? ' (noindex)' : ''} | ` +
     `${m(r.runs.lcp)} | ${m(r.runs.tbt)} | ${kb(r.js.gzip)} | ${kb(r.css.gzip)} | ${kb(r.html.gzip)} | ${r.ownIslands.join(', ') || '—'} |`);
+  const failing = new Map<string, number>();
+  for (const r of results) for (const id of r.failingAudits) failing.set(id, (failing.get(id) ?? 0) + 1);
+  const audits = [...failing].sort((a, b) => b[1] - a[1]).map(([id, routes]) => `\`${id}\` (${routes} routes)`);
   return [
     `## Public pages (${results.length} routes, Lighthouse mobile, median of ${RUNS} runs; bytes in KB gzip)`,
     '',
     '| route | perf | a11y | bp | seo | LCP ms | TBT ms | JS gz | CSS gz | HTML gz | own islands |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
+    '',
+    `Audits costing accessibility, best-practices or SEO points (any run; detail per route in report.json): ${audits.join(', ') || 'none'}.`,
   ].join('\n');
 }
 
