@@ -9,7 +9,16 @@ export interface Figure {
   median: number;
   /** Upper bound the median must not exceed; undefined when the figure is informational. */
   budget?: number;
+  /** Lower bound the median must reach (scores); undefined when there is none. */
+  minimum?: number;
   ok: boolean;
+}
+
+/** What an area returns when its figures need more than the table: a markdown section and detail for report.json. */
+export interface AreaReport {
+  figures: Figure[];
+  markdown?: string;
+  detail?: unknown;
 }
 
 export function median(values: number[]): number {
@@ -23,9 +32,9 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-export function figure(name: string, unit: string, runs: number[], budget?: number): Figure {
+export function figure(name: string, unit: string, runs: number[], budget?: number, minimum?: number): Figure {
   const m = median(runs);
-  return { name, unit, runs, median: m, budget, ok: budget === undefined || m <= budget };
+  return { name, unit, runs, median: m, budget, minimum, ok: (budget === undefined || m <= budget) && (minimum === undefined || m >= minimum) };
 }
 
 /** Proportional set size (shared pages divided among their users) of a process and all its descendants, in MB. */

@@ -5,31 +5,50 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { measureAdmin } from './admin.ts';
 import { measureLocalBackend } from './local-backend.ts';
-import type { Figure } from './measure.ts';
+import type { AreaReport, Figure } from './measure.ts';
+import { measurePages } from './pages.ts';
 import { measureSiteBuild } from './site-build.ts';
 import { measureWebhook } from './webhook.ts';
 
 /** The areas measured; `npm run bench -- backend` runs only the named ones. */
-const areas: Record<string, () => Promise<Figure[]>> = { backend: measureLocalBackend, build: measureSiteBuild, webhook: measureWebhook };
+const areas: Record<string, () => Promise<Figure[] | AreaReport>> = {
+  backend: measureLocalBackend,
+  build: measureSiteBuild,
+  pages: measurePages,
+  admin: measureAdmin,
+  webhook: measureWebhook,
+};
 const chosen = process.argv.slice(2).filter((name) => name in areas);
 const figures: Figure[] = [];
-for (const name of chosen.length ? chosen : Object.keys(areas)) figures.push(...(await areas[name]!()));
+const sections: string[] = [];
+const detail: Record<string, unknown> = {};
+for (const name of chosen.length ? chosen : Object.keys(areas)) {
+  const measured = await areas[name]!();
+  const report = Array.isArray(measured) ? { figures: measured } : measured;
+  figures.push(...report.figures);
+  if (report.markdown) sections.push(report.markdown);
+  if (report.detail !== undefined) detail[name] = report.detail;
+}
 
 const round = (n: number) => Math.round(n * 100) / 100;
+const bound = (f: Figure) =>
+  f.budget !== undefined ? `≤ ${f.budget} ${f.unit}` : f.minimum !== undefined ? `≥ ${f.minimum} ${f.unit}` : '—';
 const rows = figures.map(
   (f) =>
-    `| ${f.name} | ${round(f.median)} ${f.unit} | ${f.budget === undefined ? '—' : `≤ ${f.budget} ${f.unit}`} | ${f.ok ? 'ok' : '**over budget**'} | ${f.runs.length} |`,
+    `| ${f.name} | ${round(f.median)} ${f.unit} | ${bound(f)} | ${f.ok ? 'ok' : '**over budget**'} | ${f.runs.length} |`,
 );
 const machine = `${process.platform} ${process.arch}, Node ${process.version}, ${new Date().toISOString()}`;
 writeFileSync(
   join(import.meta.dirname, 'report.md'),
   `# Benchmark report\n\nMeasured on ${machine} by \`npm run bench\`. Each figure is the median of its runs.\n\n` +
-    `| figure | median | budget | status | runs |\n|---|---|---|---|---|\n${rows.join('\n')}\n`,
+    `| figure | median | budget | status | runs |\n|---|---|---|---|---|\n${rows.join('\n')}\n` +
+    sections.map((section) => `\n${section}\n`).join(''),
 );
 writeFileSync(
   join(import.meta.dirname, 'report.json'),
-  JSON.stringify({ measured_at: new Date().toISOString(), machine, figures: figures.map((f) => ({ ...f, median: round(f.median), runs: f.runs.map(round) })) }, null, 2) + '\n',
+  JSON.stringify({ measured_at: new Date().toISOString(), machine, figures: figures.map((f) => ({ ...f, median: round(f.median), runs: f.runs.map(round) })), detail }, null, 2) + '\n',
 );
 console.log(rows.join('\n'));
 const broken = figures.filter((f) => !f.ok);

@@ -11,8 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import { createClient } from '@supabase/supabase-js';
-import { chromium } from '@playwright/test';
 import { LOCAL_SUPABASE } from '../src/lib/supabase-config.ts';
+import { launchChromium } from './browser.ts';
 import { figure, treeMemoryMb, type Figure } from './measure.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -95,10 +95,7 @@ async function firstQueryBytes(siteDir: string): Promise<number> {
     createReadStream(file).pipe(res);
   }).listen(0, '127.0.0.1');
   await new Promise((done) => server.once('listening', done));
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     let bytes = 0;

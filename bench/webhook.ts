@@ -9,43 +9,20 @@
  * (no imports, no database) under the same load through the same server, and the webhook handler under the
  * same load in this process behind a bare Node HTTP server (warm module, as a reused Lambda instance).
  *
- * Everything runs on its own instances: a local backend with the seed (ports 55541 / 55542) and
- * `netlify serve` (55888, functions 55889, static server 55890), both stopped at the end. Like
- * `npm run serve`, netlify serve first builds the site into dist/.
+ * Everything runs on the bench's own served site and backend (served-site.ts), stopped at the end.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { createClient } from '@supabase/supabase-js';
 import { LOCAL_SUPABASE } from '../src/lib/supabase-config.ts';
 import { figure, percentile, type Figure } from './measure.ts';
+import { withServedSite, type ServedSite } from './served-site.ts';
 
-const ROOT = resolve(import.meta.dirname, '..');
-const CLI = join(ROOT, 'supabase/local/cli.ts');
-const PORTS = { api: 55541, db: 55542, serve: 55888, functions: 55889, staticServer: 55890 };
-const apiUrl = `http://127.0.0.1:${PORTS.api}`;
-const serveUrl = `http://127.0.0.1:${PORTS.serve}`;
 const SCALE_PRO = '10000000-0000-4000-8000-000000000001';
 const TOKEN = 'dev-zimmwriter-token-scale-pro';
 const CLIENTS = 20;
 const DELIVERIES = 200;
 const ARTICLES = DELIVERIES / 2;
-
-const functionEnv = {
-  SUPABASE_URL: apiUrl,
-  PUBLIC_SUPABASE_URL: apiUrl,
-  SUPABASE_SERVICE_ROLE_KEY: LOCAL_SUPABASE.serviceRoleKey,
-  // No site build may start while the load runs: every rebuild request stays pending.
-  REBUILD_QUIET_WINDOW_MS: '3600000',
-};
-
-const cli = (dataDir: string, ...args: string[]) => {
-  const run = spawnSync(process.execPath, [CLI, ...args, '--data-dir', dataDir], { encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`local backend ${args[0]} failed: ${run.stderr}${run.stdout}`);
-};
 
 /** A realistic article (about 7 KB of HTML with a script to strip); both deliveries of article `n` are equal. */
 const article = (run: string, n: number) =>
@@ -81,7 +58,7 @@ const deliver = (baseUrl: string, run: string) => (n: number) =>
   fetch(`${baseUrl}/api/webhooks/zimmwriter/${TOKEN}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: article(run, n) });
 
 /** Posts missing and extra rows among the run's articles, and answers other than 200/201. */
-async function integrity(run: string, statuses: Map<number, number>): Promise<{ lost: number; duplicates: number; failed: number }> {
+async function integrity(apiUrl: string, run: string, statuses: Map<number, number>): Promise<{ lost: number; duplicates: number; failed: number }> {
   const db = createClient(apiUrl, LOCAL_SUPABASE.serviceRoleKey, { auth: { persistSession: false } });
   const { data, error } = await db.from('blog_posts').select('slug').eq('organization_id', SCALE_PRO).like('slug', `${run}-%`);
   if (error) throw new Error(`Counting the benchmark posts: ${error.message}`);
@@ -93,41 +70,8 @@ async function integrity(run: string, statuses: Map<number, number>): Promise<{ 
   return { lost, duplicates, failed };
 }
 
-/** `netlify serve` on the bench's ports, in its own process group; resolves once /api/health answers. */
-async function startNetlifyServe(): Promise<{ stop: () => Promise<void> }> {
-  const child = spawn(
-    join(ROOT, 'node_modules/.bin/netlify'),
-    ['serve', '--offline', '--port', String(PORTS.serve), '--functions-port', String(PORTS.functions), '--staticServerPort', String(PORTS.staticServer)],
-    { cwd: ROOT, env: { ...process.env, ...functionEnv, BROWSER: 'none' }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const stop = async () => {
-    try {
-      process.kill(-child.pid!, 'SIGTERM');
-    } catch {
-      // Already gone.
-    }
-    await exited;
-  };
-  const deadline = Date.now() + 300_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`netlify serve exited ${child.exitCode}: ${output}`);
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`netlify serve did not answer /api/health within 5 minutes: ${output}`);
-    }
-    const healthy = await fetch(`${serveUrl}/api/health`).then((r) => r.ok, () => false);
-    if (healthy) return { stop };
-    await new Promise((done) => setTimeout(done, 1000));
-  }
-}
-
 /** The webhook handler behind a bare Node HTTP server in this process: the function's own time, warm. */
-async function serveHandlerInProcess(): Promise<{ baseUrl: string; close: () => void }> {
+async function serveHandlerInProcess(functionEnv: Record<string, string>): Promise<{ baseUrl: string; close: () => void }> {
   const saved = Object.fromEntries(Object.keys(functionEnv).map((name) => [name, process.env[name]]));
   Object.assign(process.env, functionEnv);
   const { default: webhook } = await import('../netlify/functions/zimmwriter-webhook.mts');
@@ -149,22 +93,14 @@ async function serveHandlerInProcess(): Promise<{ baseUrl: string; close: () => 
   return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close };
 }
 
-export async function measureWebhook(): Promise<Figure[]> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-webhook-'));
-  try {
-    cli(dataDir, 'start', '--api-port', String(PORTS.api), '--db-port', String(PORTS.db));
-    const serve = await startNetlifyServe();
-    let served: Awaited<ReturnType<typeof load>>;
-    let health: Awaited<ReturnType<typeof load>>;
-    try {
-      // One delivery first, so the figures do not include the first connection to the backend.
-      await load(1, deliver(serveUrl, 'bench-warm-up'));
-      served = await load(DELIVERIES, deliver(serveUrl, 'bench-serve'));
-      health = await load(DELIVERIES, () => fetch(`${serveUrl}/api/health`));
-    } finally {
-      await serve.stop();
-    }
-    const inProcess = await serveHandlerInProcess();
+/** The webhook figures, on the bench's served site. */
+export function measureWebhook(): Promise<Figure[]> {
+  return withServedSite(async ({ baseUrl, apiUrl, functionEnv }: ServedSite) => {
+    // One delivery first, so the figures do not include the first connection to the backend.
+    await load(1, deliver(baseUrl, 'bench-warm-up'));
+    const served = await load(DELIVERIES, deliver(baseUrl, 'bench-serve'));
+    const health = await load(DELIVERIES, () => fetch(`${baseUrl}/api/health`));
+    const inProcess = await serveHandlerInProcess(functionEnv);
     let direct: Awaited<ReturnType<typeof load>>;
     try {
       await load(1, deliver(inProcess.baseUrl, 'bench-warm-up'));
@@ -172,8 +108,8 @@ export async function measureWebhook(): Promise<Figure[]> {
     } finally {
       inProcess.close();
     }
-    const servedIntegrity = await integrity('bench-serve', served.statuses);
-    const directIntegrity = await integrity('bench-direct', direct.statuses);
+    const servedIntegrity = await integrity(apiUrl, 'bench-serve', served.statuses);
+    const directIntegrity = await integrity(apiUrl, 'bench-direct', direct.statuses);
     const label = `${DELIVERIES} deliveries, ${CLIENTS} clients`;
     return [
       figure(`Webhook under netlify serve (${label}): handling time`, 'ms', served.timings, 100),
@@ -189,11 +125,5 @@ export async function measureWebhook(): Promise<Figure[]> {
         directIntegrity.lost + directIntegrity.duplicates + directIntegrity.failed,
       ], 0),
     ];
-  } finally {
-    try {
-      cli(dataDir, 'stop');
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  }
+  });
 }

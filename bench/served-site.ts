@@ -1,0 +1,86 @@
+/**
+ * The production-like site the `pages`, `admin` and `webhook` areas measure: a separate local backend instance with the
+ * project's migrations and seed (ports BENCH_API_PORT + 40 / BENCH_DB_PORT + 40, default 55561 / 55562), and
+ * `netlify serve --offline`, which builds the site against it into `dist/` (as `npm run serve` does) and
+ * serves it with the functions (BENCH_SERVE_PORT, default 55898; functions on the next port, the static
+ * server on BENCH_STATIC_PORT, default 55300).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { LOCAL_SUPABASE } from '../src/lib/supabase-config.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const apiPort = Number(process.env.BENCH_API_PORT ?? 55521) + 40;
+const dbPort = Number(process.env.BENCH_DB_PORT ?? 55522) + 40;
+const servePort = Number(process.env.BENCH_SERVE_PORT ?? 55898);
+const staticPort = Number(process.env.BENCH_STATIC_PORT ?? 55300);
+const apiUrl = `http://127.0.0.1:${apiPort}`;
+
+/** Where the served site is; `dist` is the folder it serves; `apiUrl` its backend; `functionEnv` the functions' env. */
+export interface ServedSite {
+  baseUrl: string;
+  dist: string;
+  apiUrl: string;
+  functionEnv: Record<string, string>;
+}
+
+const cli = (dataDir: string, ...args: string[]) => {
+  const run = spawnSync(process.execPath, [join(ROOT, 'supabase/local/cli.ts'), ...args, '--data-dir', dataDir], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`local backend ${args[0]} failed: ${run.stderr}${run.stdout}`);
+};
+
+/** Polls until the server answers `/` with 200 (the build runs first), or the server exits. */
+async function waitUntilServing(baseUrl: string, exited: () => string | undefined, timeoutMs = 600_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const failure = exited();
+    if (failure) throw new Error(failure);
+    const status = await fetch(baseUrl, { signal: AbortSignal.timeout(5000) }).then((r) => r.status, () => 0);
+    if (status === 200) return;
+    await new Promise((done) => setTimeout(done, 1000));
+  }
+  throw new Error(`netlify serve did not answer ${baseUrl} within ${timeoutMs / 1000} s`);
+}
+
+/** Starts the backend and the served site, runs `measure` against it, and stops both whatever happens. */
+export async function withServedSite<T>(measure: (site: ServedSite) => Promise<T>): Promise<T> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-served-'));
+  const baseUrl = `http://localhost:${servePort}`;
+  cli(dataDir, 'start', '--api-port', String(apiPort), '--db-port', String(dbPort));
+  const functionEnv = {
+    PUBLIC_SUPABASE_URL: apiUrl,
+    SUPABASE_URL: apiUrl,
+    // Explicit: serviceSupabaseConfig() supplies the demo key only for the default local URL.
+    SUPABASE_SERVICE_ROLE_KEY: LOCAL_SUPABASE.serviceRoleKey,
+    SITE_ORG: 'scale-pro',
+    // Canonical and Open Graph URLs point at the served site, as they do in production.
+    SITE_URL: baseUrl,
+    // Nothing the measurements do may start a site build under the server.
+    REBUILD_QUIET_WINDOW_MS: '3600000',
+  };
+  const env = { ...process.env, ...functionEnv, BROWSER: 'none' };
+  const args = ['--offline', '--port', String(servePort), '--functions-port', String(servePort + 1), '--staticServerPort', String(staticPort)];
+  // Its own process group, so stopping it also stops the build and the servers it started.
+  const server = spawn(join(ROOT, 'node_modules/.bin/netlify'), ['serve', ...args], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  let exit: string | undefined;
+  server.stdout.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
+  server.stderr.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
+  server.on('exit', (code) => (exit = `netlify serve exited ${code}: ${output}`));
+  try {
+    await waitUntilServing(baseUrl, () => exit);
+    return await measure({ baseUrl, dist: join(ROOT, 'dist'), apiUrl, functionEnv });
+  } finally {
+    try {
+      if (exit === undefined) process.kill(-server.pid!, 'SIGTERM');
+    } finally {
+      try {
+        cli(dataDir, 'stop');
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
+  }
+}
