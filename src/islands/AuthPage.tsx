@@ -1,9 +1,8 @@
-import { useEffect, useState } from 'react';
-import { blogReturnPath } from '../lib/admin-access';
-import { $session, startSessionSync } from '../stores/session';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { blogReturnPath } from '../lib/blog-urls';
+import { hasStoredSession } from '../lib/supabase-config';
 import { toast } from '../stores/toast';
 import InvitationForm from './auth/InvitationForm';
-import NewPasswordForm from './auth/NewPasswordForm';
 import ResetRequestForm from './auth/ResetRequestForm';
 import SignInForm from './auth/SignInForm';
 
@@ -22,12 +21,9 @@ const HEADINGS: Record<Mode['kind'], string> = {
   invite: 'Accept Invitation',
 };
 
-/**
- * /auth: sign-in, 'Forgot your password?', the set-new-password form of reset links, and invitation links
- * (`?invite={token}`). A visitor who is already signed in goes to / (spec public-site 2).
- * Opened as `/auth?next=/admin/blog…` (blog management sends signed-out members here), the sign-in admits
- * every active member and returns to that path, and a signed-in visitor goes straight there.
- */
+/** The set-new-password form needs the session store, so it loads with it. */
+const NewPasswordForm = lazy(() => import('./auth/NewPasswordForm'));
+
 /** What the URL says, read before supabase-js consumes a reset link's fragment (client-only island). */
 function readLink() {
   const fragment = new URLSearchParams(window.location.hash.slice(1));
@@ -40,27 +36,48 @@ function readLink() {
   };
 }
 
+/**
+ * /auth: sign-in, 'Forgot your password?', the set-new-password form of reset links, and invitation links
+ * (`?invite={token}`). A visitor who is already signed in goes to / (spec public-site 2).
+ * Opened as `/auth?next=/admin/blog…` (blog management sends signed-out members here), the sign-in admits
+ * every active member and returns to that path, and a signed-in visitor goes straight there.
+ * supabase-js (with the session store) loads only when the page needs a session: one is stored (already
+ * signed in?) or the URL is a reset link. A visitor who just signs in downloads it after the password check.
+ */
 export default function AuthPage() {
   const [link] = useState(readLink);
-  const [mode, setMode] = useState<Mode>(() => (link.invite ? { kind: 'invite', token: link.invite } : { kind: 'loading' }));
+  const [needsSession] = useState(() => !link.invite && (link.recovery || hasStoredSession()));
+  const [mode, setMode] = useState<Mode>(() =>
+    link.invite ? { kind: 'invite', token: link.invite } : needsSession ? { kind: 'loading' } : { kind: 'sign-in' },
+  );
 
   useEffect(() => {
-    startSessionSync();
     if (link.invite) return;
     if (link.error) {
       toast({ title: 'Reset Link Invalid', description: link.error, variant: 'destructive' });
       window.history.replaceState(null, '', '/auth');
     }
+    if (!needsSession) return;
     let decided = false;
-    return $session.subscribe((state) => {
-      if (decided || state.status === 'loading') return;
-      decided = true;
-      const email = state.session?.user.email;
-      if ((link.recovery || state.recovery) && email) setMode({ kind: 'new-password', email });
-      else if (state.status === 'signed-in') window.location.replace(link.next ?? '/');
-      else setMode({ kind: 'sign-in' });
+    let unsubscribe: (() => void) | undefined;
+    let stopped = false;
+    void import('../stores/session').then(({ $session, startSessionSync }) => {
+      if (stopped) return;
+      startSessionSync();
+      unsubscribe = $session.subscribe((state) => {
+        if (decided || state.status === 'loading') return;
+        decided = true;
+        const email = state.session?.user.email;
+        if ((link.recovery || state.recovery) && email) setMode({ kind: 'new-password', email });
+        else if (state.status === 'signed-in') window.location.replace(link.next ?? '/');
+        else setMode({ kind: 'sign-in' });
+      });
     });
-  }, [link]);
+    return () => {
+      stopped = true;
+      unsubscribe?.();
+    };
+  }, [link, needsSession]);
 
   const toSignIn = () => {
     if (mode.kind === 'invite') window.history.replaceState(null, '', '/auth');
@@ -75,7 +92,11 @@ export default function AuthPage() {
         {mode.kind === 'loading' && <p className="text-muted-foreground">Loading…</p>}
         {mode.kind === 'sign-in' && <SignInForm next={link.next} onForgotPassword={() => setMode({ kind: 'reset' })} />}
         {mode.kind === 'reset' && <ResetRequestForm onBack={toSignIn} />}
-        {mode.kind === 'new-password' && <NewPasswordForm email={mode.email} next={link.next} onDone={toSignIn} />}
+        {mode.kind === 'new-password' && (
+          <Suspense fallback={<p className="text-muted-foreground">Loading…</p>}>
+            <NewPasswordForm email={mode.email} next={link.next} onDone={toSignIn} />
+          </Suspense>
+        )}
         {mode.kind === 'invite' && <InvitationForm token={mode.token} onSignIn={toSignIn} />}
       </div>
       <a href="/" className="mt-6 inline-block text-sm text-muted-foreground underline-offset-4 hover:underline">

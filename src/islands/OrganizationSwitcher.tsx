@@ -1,5 +1,5 @@
 import { lazy, Suspense, useSyncExternalStore } from 'react';
-import { sessionStorageKey } from '../lib/supabase-config';
+import { hasStoredSession } from '../lib/supabase-config';
 
 /** The menu itself: it brings supabase-js and the stores, so only signed-in visitors download it. */
 const OrganizationMenu = lazy(() => import('./OrganizationMenu'));
@@ -7,11 +7,6 @@ const OrganizationMenu = lazy(() => import('./OrganizationMenu'));
 function subscribe(onChange: () => void) {
   window.addEventListener('storage', onChange);
   return () => window.removeEventListener('storage', onChange);
-}
-
-/** Whether supabase-js holds a session in this browser (signed in here or in another tab). */
-function hasStoredSession(): boolean {
-  return localStorage.getItem(sessionStorageKey()) !== null;
 }
 
 /**

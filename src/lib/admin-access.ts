@@ -22,11 +22,6 @@ export function isActiveMember(profile: AccessProfile | null | undefined): boole
   return (profile?.role === 'admin' || profile?.role === 'editor' || profile?.role === 'viewer') && profile.is_active === true;
 }
 
-/** The blog management path /auth may return to after sign-in (`?next=`), or null for anything else. */
-export function blogReturnPath(next: string | null): string | null {
-  return next && /^\/admin\/blog(?:\/[\w\-/]*)?$/.test(next) ? next : null;
-}
-
 /** Reads a user's role, active flag and organization; null when the row is missing or hidden by RLS. */
 export async function readAccessProfile(client: SupabaseClient, userId: string): Promise<AccessProfile | null> {
   const { data, error } = await client

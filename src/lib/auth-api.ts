@@ -1,12 +1,15 @@
 /**
  * The browser side of the auth functions and Supabase Auth calls the /auth page makes. Each call answers
- * with an outcome the page turns into a toast; nothing here touches the DOM.
+ * with an outcome the page turns into a toast; nothing here touches the DOM. supabase-js is imported only by
+ * the calls that need it, so the sign-in form does not download it.
  */
 import type { SignInArea } from '../schemas/auth.ts';
 import type { Role } from '../schemas/user.ts';
 import { AUTH_MESSAGES, type Notice } from './auth-messages.ts';
 import type { InvitationDetails } from './invitations.ts';
-import { supabaseBrowser } from './supabase-browser.ts';
+
+/** The browser's Supabase client, loaded on first use. */
+const browserClient = async () => (await import('./supabase-browser.ts')).supabaseBrowser();
 
 /** The tokens the functions hand over for `auth.setSession`. */
 export interface SessionTokens {
@@ -48,7 +51,7 @@ export async function requestSignIn(email: string, password: string, area: SignI
 /** Sends the reset mail (same answer whether or not the address has an account); links lead to /auth. */
 export async function requestPasswordReset(email: string): Promise<Notice & { ok: boolean }> {
   try {
-    const { error } = await supabaseBrowser().auth.resetPasswordForEmail(email, { redirectTo: `${window.location.origin}/auth` });
+    const { error } = await (await browserClient()).auth.resetPasswordForEmail(email, { redirectTo: `${window.location.origin}/auth` });
     if (error) return { ok: false, title: AUTH_MESSAGES.resetFailedTitle, description: error.message };
     return { ok: true, ...AUTH_MESSAGES.resetSent };
   } catch {
@@ -58,7 +61,7 @@ export async function requestPasswordReset(email: string): Promise<Notice & { ok
 
 /** Sets the signed-in (recovering) user's password. Returns the server's refusal, if any. */
 export async function updatePassword(password: string): Promise<Notice | null> {
-  const { error } = await supabaseBrowser().auth.updateUser({ password });
+  const { error } = await (await browserClient()).auth.updateUser({ password });
   return error ? { title: AUTH_MESSAGES.passwordUpdateFailedTitle, description: error.message } : null;
 }
 

@@ -53,3 +53,8 @@ export function searchPath(query: string): string | null {
 export function searchQuery(search: string): string {
   return (new URLSearchParams(search).get('q') ?? '').trim();
 }
+
+/** The blog management path /auth may return to after sign-in (`?next=`), or null for anything else. */
+export function blogReturnPath(next: string | null): string | null {
+  return next && /^\/admin\/blog(?:\/[\w\-/]*)?$/.test(next) ? next : null;
+}

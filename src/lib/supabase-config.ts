@@ -32,6 +32,11 @@ export function sessionStorageKey(url: string = publicSupabaseConfig().url): str
   return `sb-${new URL(url).hostname.split('.')[0]}-auth-token`;
 }
 
+/** Whether supabase-js keeps a session in this browser: known without loading supabase-js. */
+export function hasStoredSession(): boolean {
+  return localStorage.getItem(sessionStorageKey()) !== null;
+}
+
 /** The service-role configuration: only for Netlify functions and build tooling, never the browser. */
 export function serviceSupabaseConfig(env: Record<string, string | undefined> = process.env) {
   const url = env.SUPABASE_URL || env.PUBLIC_SUPABASE_URL || LOCAL_SUPABASE.url;

@@ -6,7 +6,7 @@
  */
 import type { AuthChangeEvent, Session } from '@supabase/supabase-js';
 import { atom } from 'nanostores';
-import { blogReturnPath } from '../lib/admin-access.ts';
+import { blogReturnPath } from '../lib/blog-urls.ts';
 import { AUTH_MESSAGES } from '../lib/auth-messages.ts';
 import { supabaseBrowser } from '../lib/supabase-browser.ts';
 import { toastOnNextPage } from './toast.ts';

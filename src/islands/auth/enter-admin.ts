@@ -1,11 +1,12 @@
 /** The end of every way into the back office from /auth: adopt the session, then go where the role may. */
 import { AUTH_MESSAGES, type Notice } from '../../lib/auth-messages.ts';
 import { requestSignIn, type Failure, type SessionTokens } from '../../lib/auth-api.ts';
-import { adoptSession } from '../../stores/session.ts';
 import { toastOnNextPage } from '../../stores/toast.ts';
 
 /** Adopts a session from our functions and opens `destination` with a toast there. */
 export async function enterWithSession(session: SessionTokens, notice: Notice, destination: string): Promise<void> {
+  // The session store brings supabase-js: loaded only now, so the sign-in form itself stays small.
+  const { adoptSession } = await import('../../stores/session.ts');
   await adoptSession(session);
   toastOnNextPage(notice);
   window.location.assign(destination);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { blogReturnPath, isActiveAdmin, isActiveMember } from '../../../src/lib/admin-access';
+import { isActiveAdmin, isActiveMember } from '../../../src/lib/admin-access';
+import { blogReturnPath } from '../../../src/lib/blog-urls';
 
 describe('isActiveAdmin and isActiveMember', () => {
   it.each([
