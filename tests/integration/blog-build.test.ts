@@ -200,6 +200,9 @@ describe('the evergreen blog, built with and without the database', () => {
     const build = buildInto(join(work, 'snapshot'), { ...offline, BLOG_USE_SNAPSHOT: '1' });
     expect(build.status, build.output).toBe(0);
     expect(build.output).toContain('BLOG_USE_SNAPSHOT=1');
-    expect(pageHtml('/blog', join(work, 'snapshot'))).toBe(pageHtml('/blog', live));
+    // The same page. Only asset file names may differ: the islands' code carries the backend's URL (the
+    // switcher checks for a stored session under its key), and this build was pointed at an unreachable one.
+    const withoutHashes = (html: string) => html.replace(/(\/_astro\/[\w.-]+?)\.[\w-]{8}\.(js|css)/g, '$1.$2');
+    expect(withoutHashes(pageHtml('/blog', join(work, 'snapshot')))).toBe(withoutHashes(pageHtml('/blog', live)));
   }, BUILD_TIMEOUT);
 });
