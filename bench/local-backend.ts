@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createClient } from '@supabase/supabase-js';
-import { LOCAL_SUPABASE } from '../src/lib/supabase-config.ts';
+import { LOCAL_SUPABASE } from '../src/lib/server/service-config.ts';
 import { figure, treeMemoryMb, type Figure } from './measure.ts';
 
 const CLI = resolve(import.meta.dirname, '../supabase/local/cli.ts');

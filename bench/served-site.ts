@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { LOCAL_SUPABASE } from '../src/lib/supabase-config.ts';
+import { LOCAL_SUPABASE } from '../src/lib/server/service-config.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const apiPort = Number(process.env.BENCH_API_PORT ?? 55521) + 40;

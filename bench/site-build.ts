@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import { createClient } from '@supabase/supabase-js';
-import { LOCAL_SUPABASE } from '../src/lib/supabase-config.ts';
+import { LOCAL_SUPABASE } from '../src/lib/server/service-config.ts';
 import { launchChromium } from './browser.ts';
 import { figure, treeMemoryMb, type Figure } from './measure.ts';
 

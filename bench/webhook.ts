@@ -17,7 +17,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from '@supabase/supabase-js';
-import { LOCAL_SUPABASE } from '../src/lib/supabase-config.ts';
+import { LOCAL_SUPABASE } from '../src/lib/server/service-config.ts';
 import { figure, percentile, type Figure } from './measure.ts';
 import { withServedSite, type ServedSite } from './served-site.ts';
 

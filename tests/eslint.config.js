@@ -22,4 +22,23 @@ export default defineConfig(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
+  {
+    // The trust boundary: code that runs in the browser or the static build (everything in src/ but
+    // src/lib/server/) never imports server-only modules, which hold the service-role key and privileged work.
+    files: ['src/**/*.{ts,tsx,astro}'],
+    ignores: ['src/lib/server/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.{1,2}/(.*/)?(server|netlify)/',
+              message: 'Server-only code (src/lib/server/, netlify/) must not be imported by browser or build code.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

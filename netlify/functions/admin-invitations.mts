@@ -1,12 +1,12 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
-import { createInvitation, INVITATION_VALID_DAYS, InvitationExistsError } from '../../src/lib/invitations.ts';
+import { createInvitation, INVITATION_VALID_DAYS, InvitationExistsError } from '../../src/lib/server/invitations.ts';
 import { InvitationSchema } from '../../src/schemas/user.ts';
-import { adminEndpoint } from './_shared/admin-endpoint.ts';
-import { message } from './_shared/http.ts';
-import { invitationMail } from './_shared/invitation-mail.ts';
-import { sendMail } from './_shared/mailer.ts';
-import { serviceClient } from './_shared/supabase.ts';
+import { adminEndpoint } from '../../src/lib/server/admin-endpoint.ts';
+import { message } from '../../src/lib/server/http.ts';
+import { invitationMail } from '../../src/lib/server/invitation-mail.ts';
+import { sendMail } from '../../src/lib/server/mailer.ts';
+import { serviceClient } from '../../src/lib/server/service-client.ts';
 
 const InvitationRequestSchema = InvitationSchema.extend({ organization_id: z.uuid() }).strict();
 
@@ -27,7 +27,7 @@ export function invitationMailMessage(status: InvitationMailStatus, email: strin
 
 /**
  * POST /api/admin/invitations `{ organization_id, email, role }`: an active admin invites a person to the
- * organization. The invitation is stored first, then mailed (`_shared/mailer.ts`); a mail that is not
+ * organization. The invitation is stored first, then mailed (`src/lib/server/mailer.ts`); a mail that is not
  * configured or fails does not undo it (the link works, and a retry would only meet the pending invitation),
  * the answer says so and carries the link for the admin to pass on.
  * 201 `{ id, link, expires_at, mail: 'sent' | 'not-configured' | 'failed', message }`; 400, 401/403,

@@ -1,9 +1,9 @@
 import type { Config } from '@netlify/functions';
 import { RebuildRequestSchema } from '../../src/schemas/organization.ts';
-import { adminEndpoint } from './_shared/admin-endpoint.ts';
-import { HttpError } from './_shared/http.ts';
-import { requestRebuild } from './_shared/rebuilds.ts';
-import { serviceClient } from './_shared/supabase.ts';
+import { adminEndpoint } from '../../src/lib/server/admin-endpoint.ts';
+import { HttpError } from '../../src/lib/server/http.ts';
+import { requestRebuild } from '../../src/lib/server/rebuilds.ts';
+import { serviceClient } from '../../src/lib/server/service-client.ts';
 
 /**
  * POST /api/admin/rebuild `{ organization_id, reason? }` with the caller's bearer token: an active editor or

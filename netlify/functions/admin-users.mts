@@ -1,9 +1,9 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
-import { createStaffAccount } from '../../src/lib/admin-users.ts';
+import { createStaffAccount } from '../../src/lib/server/staff-accounts.ts';
 import { CreateUserSchema } from '../../src/schemas/user.ts';
-import { adminEndpoint } from './_shared/admin-endpoint.ts';
-import { serviceClient } from './_shared/supabase.ts';
+import { adminEndpoint } from '../../src/lib/server/admin-endpoint.ts';
+import { serviceClient } from '../../src/lib/server/service-client.ts';
 
 const CreateUserRequestSchema = CreateUserSchema.extend({ organization_id: z.uuid() }).strict();
 

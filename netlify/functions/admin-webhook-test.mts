@@ -1,9 +1,9 @@
 import type { Config } from '@netlify/functions';
 import { WebhookTestRequestSchema } from '../../src/schemas/webhook.ts';
-import { adminEndpoint } from './_shared/admin-endpoint.ts';
-import { HttpError } from './_shared/http.ts';
-import { serviceClient } from './_shared/supabase.ts';
-import { DeliveryProblem, receiveDelivery } from './_shared/webhook-delivery.ts';
+import { adminEndpoint } from '../../src/lib/server/admin-endpoint.ts';
+import { HttpError } from '../../src/lib/server/http.ts';
+import { serviceClient } from '../../src/lib/server/service-client.ts';
+import { DeliveryProblem, receiveDelivery } from '../../src/lib/server/webhook-delivery.ts';
 
 /**
  * POST /api/admin/webhook-test `{ organization_id, payload }`: the ZimmWriter tab's test form. The token is

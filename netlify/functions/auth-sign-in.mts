@@ -1,11 +1,11 @@
 import type { Config, Context } from '@netlify/functions';
 import { AUTH_MESSAGES } from '../../src/lib/auth-messages.ts';
-import { clientInfoFrom } from '../../src/lib/login-attempts.ts';
-import { signIn } from '../../src/lib/sign-in.ts';
+import { clientInfoFrom } from '../../src/lib/server/login-attempts.ts';
+import { signIn } from '../../src/lib/server/sign-in.ts';
 import { AUTH_REQUEST_MAX_BYTES, SignInSchema } from '../../src/schemas/auth.ts';
-import { answerNoSoonerThan, authEndpoint, noticeResponse } from './_shared/auth-responses.ts';
-import { HttpError, readJson } from './_shared/http.ts';
-import { serviceClient } from './_shared/supabase.ts';
+import { answerNoSoonerThan, authEndpoint, noticeResponse } from '../../src/lib/server/auth-responses.ts';
+import { HttpError, readJson } from '../../src/lib/server/http.ts';
+import { serviceClient } from '../../src/lib/server/service-client.ts';
 
 /** Every refusal takes at least this long, longer than a password check, so timing reveals no account. */
 export const REFUSAL_FLOOR_MS = 400;

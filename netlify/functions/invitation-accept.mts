@@ -1,12 +1,12 @@
 import type { Config, Context } from '@netlify/functions';
 import { AUTH_MESSAGES } from '../../src/lib/auth-messages.ts';
-import { acceptInvitation } from '../../src/lib/invitations.ts';
-import { clientInfoFrom } from '../../src/lib/login-attempts.ts';
+import { acceptInvitation } from '../../src/lib/server/invitations.ts';
+import { clientInfoFrom } from '../../src/lib/server/login-attempts.ts';
 import { AcceptInvitationSchema, AUTH_REQUEST_MAX_BYTES } from '../../src/schemas/auth.ts';
-import { authEndpoint, noticeResponse } from './_shared/auth-responses.ts';
-import { HttpError, readJson } from './_shared/http.ts';
-import { invitationProblemResponse } from './_shared/invitation-responses.ts';
-import { serviceClient } from './_shared/supabase.ts';
+import { authEndpoint, noticeResponse } from '../../src/lib/server/auth-responses.ts';
+import { HttpError, readJson } from '../../src/lib/server/http.ts';
+import { invitationProblemResponse } from '../../src/lib/server/invitation-responses.ts';
+import { serviceClient } from '../../src/lib/server/service-client.ts';
 
 /**
  * POST /api/invitations/accept `{ token, full_name, password }`: creates the invited account (email

@@ -1,9 +1,9 @@
 import type { Config } from '@netlify/functions';
-import { findInvitation } from '../../src/lib/invitations.ts';
+import { findInvitation } from '../../src/lib/server/invitations.ts';
 import { InvitationTokenSchema } from '../../src/schemas/auth.ts';
-import { noticeResponse } from './_shared/auth-responses.ts';
-import { invitationProblemResponse } from './_shared/invitation-responses.ts';
-import { serviceClient } from './_shared/supabase.ts';
+import { noticeResponse } from '../../src/lib/server/auth-responses.ts';
+import { invitationProblemResponse } from '../../src/lib/server/invitation-responses.ts';
+import { serviceClient } from '../../src/lib/server/service-client.ts';
 
 /**
  * GET /api/invitations/{token}: who invited the person, to which organization and with which role. Answers

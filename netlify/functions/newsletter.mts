@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { subscribeToNewsletter } from '../../src/lib/newsletter.ts';
 import { NEWSLETTER_MAX_BYTES, NewsletterSignupSchema } from '../../src/schemas/newsletter.ts';
-import { HttpError, message, readJson } from './_shared/http.ts';
-import { serviceClient } from './_shared/supabase.ts';
+import { HttpError, message, readJson } from '../../src/lib/server/http.ts';
+import { serviceClient } from '../../src/lib/server/service-client.ts';
 
 /**
  * POST /api/newsletter `{ email, organization }`: subscribes an address to the organization's newsletter.

@@ -1,11 +1,11 @@
 import type { Config } from '@netlify/functions';
-import { flushDueRebuilds, requestRebuild } from './_shared/rebuilds.ts';
-import { serviceClient } from './_shared/supabase.ts';
+import { flushDueRebuilds, requestRebuild } from '../../src/lib/server/rebuilds.ts';
+import { serviceClient } from '../../src/lib/server/service-client.ts';
 
 /**
  * Every minute: publishes the scheduled posts whose time has come (publish_due_posts), requests a rebuild
  * of each affected organization's site, and sends every rebuild whose quiet window has passed (see
- * _shared/rebuilds.ts for why the flush lives here). Answers a summary, for logs and tests.
+ * src/lib/server/rebuilds.ts for why the flush lives here). Answers a summary, for logs and tests.
  */
 export default async (_req: Request): Promise<Response> => {
   const client = serviceClient();

@@ -2,9 +2,9 @@ import type { Config } from '@netlify/functions';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import { WebhookPayloadSchema } from '../../src/schemas/webhook.ts';
-import { readJson } from './_shared/http.ts';
-import { serviceClient } from './_shared/supabase.ts';
-import { asDeliveryProblem, type Delivery, DeliveryProblem, receiveDelivery } from './_shared/webhook-delivery.ts';
+import { readJson } from '../../src/lib/server/http.ts';
+import { serviceClient } from '../../src/lib/server/service-client.ts';
+import { asDeliveryProblem, type Delivery, DeliveryProblem, receiveDelivery } from '../../src/lib/server/webhook-delivery.ts';
 
 /** Netlify's own limit for a synchronous function's request body. */
 export const MAX_BODY_BYTES = 6_000_000;

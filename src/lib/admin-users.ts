@@ -1,8 +1,8 @@
 /**
  * Staff accounts of an organization, for the Users tab: listing and searching profiles, role and status
- * changes (single and bulk, under the admin's own session: RLS and the last-admin guard decide), the
- * privileged create-user sequence (run by `netlify/functions/admin-users.mts` with the service client), and
- * the generated temporary passwords.
+ * changes (single and bulk, under the admin's own session: RLS and the last-admin guard decide), the calls
+ * to the admin functions (creating and inviting), and the generated temporary passwords. The privileged
+ * create-user sequence itself is server-only: `server/staff-accounts.ts`.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { CreateUser, Role } from '../schemas/user.ts';
@@ -184,50 +184,6 @@ export function generatePassword(length = GENERATED_PASSWORD_LENGTH, alphabet = 
     }
   }
   return password;
-}
-
-/**
- * The create-user sequence, with the service client: the account (email confirmed, placed in the
- * organization with its role through app metadata), the profile details, the `user_created_by_admin` log
- * entry, then the password reset mail pointing at `{siteUrl}/auth`. Any failure after the account exists
- * deletes it again, so nothing is left half-created.
- */
-export async function createStaffAccount(
-  service: SupabaseClient,
-  { admin, organizationId, siteUrl }: { admin: { id: string }; organizationId: string; siteUrl: string },
-  input: CreateUser,
-): Promise<{ id: string; email: string }> {
-  const { data, error } = await service.auth.admin.createUser({
-    email: input.email,
-    password: input.password,
-    email_confirm: true,
-    user_metadata: { full_name: input.full_name },
-    app_metadata: { organization_id: organizationId, role: input.role },
-  });
-  if (error || !data.user) throw new Error(error?.message ?? 'Failed to create user.');
-  const id = data.user.id;
-  try {
-    const { error: profileError } = await service
-      .from('profiles')
-      .update({ full_name: input.full_name, role: input.role, bio: input.bio ?? null, phone: input.phone ?? null, organization_id: organizationId })
-      .eq('id', id);
-    if (profileError) throw new Error(`Saving the profile failed: ${profileError.message}`);
-    const { error: logError } = await service.rpc('log_user_activity', {
-      p_user_id: admin.id,
-      p_action: 'user_created_by_admin',
-      p_details: { created_user_id: id, created_user_email: input.email, role: input.role, organization_id: organizationId },
-      p_resource_type: 'user',
-      p_resource_id: id,
-    });
-    if (logError) throw new Error(`Logging the creation failed: ${logError.message}`);
-    const { error: mailError } = await service.auth.resetPasswordForEmail(input.email, { redirectTo: `${siteUrl}/auth` });
-    if (mailError) throw new Error(`Sending the password reset mail failed: ${mailError.message}`);
-  } catch (stepError) {
-    const { error: deleteError } = await service.auth.admin.deleteUser(id);
-    if (deleteError) console.error(`Removing the half-created user ${id} failed: ${deleteError.message}`);
-    throw stepError;
-  }
-  return { id, email: input.email };
 }
 
 /** Calls an admin function with the signed-in admin's token; throws with the function's message on failure. */

@@ -6,7 +6,7 @@
 import type { SignInArea } from '../schemas/auth.ts';
 import type { Role } from '../schemas/user.ts';
 import { AUTH_MESSAGES, type Notice } from './auth-messages.ts';
-import type { InvitationDetails } from './invitations.ts';
+import type { InvitationDetails } from '../schemas/auth.ts';
 
 /** The browser's Supabase client, loaded on first use. */
 const browserClient = async () => (await import('./supabase-browser.ts')).supabaseBrowser();

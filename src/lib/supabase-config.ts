@@ -1,25 +1,21 @@
 /**
- * Where the Supabase backend is, for the build, the browser and the functions.
+ * Where the Supabase backend is, as the browser and the build see it: the URL and the anon key, nothing else.
+ * The service-role half lives in `server/service-config.ts`, which browser code may not import.
  *
- * Unset variables mean the local backend (`npm run db:start`), whose keys are the Supabase CLI's
- * well-known demo keys: public by design, valid only against the local JWT secret. A production
- * deploy sets PUBLIC_SUPABASE_URL / PUBLIC_SUPABASE_ANON_KEY for the site and SUPABASE_URL /
- * SUPABASE_SERVICE_ROLE_KEY for the functions (the service key never reaches the browser).
+ * Unset variables mean the local backend (`npm run db:start`) with the Supabase CLI's well-known anon key. A
+ * production deploy sets PUBLIC_SUPABASE_URL / PUBLIC_SUPABASE_ANON_KEY for the site.
  */
-export const LOCAL_SUPABASE = {
+export const LOCAL_SUPABASE_PUBLIC = {
   url: 'http://127.0.0.1:54321',
   anonKey:
     'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0',
-  serviceRoleKey:
-    'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU',
-  jwtSecret: 'super-secret-jwt-token-with-at-least-32-characters-long',
 } as const;
 
 /** The public URL and anon key: safe in the browser. */
 export function publicSupabaseConfig(env: Record<string, string | undefined> = import.meta.env ?? {}) {
   return {
-    url: env.PUBLIC_SUPABASE_URL || LOCAL_SUPABASE.url,
-    anonKey: env.PUBLIC_SUPABASE_ANON_KEY || LOCAL_SUPABASE.anonKey,
+    url: env.PUBLIC_SUPABASE_URL || LOCAL_SUPABASE_PUBLIC.url,
+    anonKey: env.PUBLIC_SUPABASE_ANON_KEY || LOCAL_SUPABASE_PUBLIC.anonKey,
   };
 }
 
@@ -35,12 +31,4 @@ export function sessionStorageKey(url: string = publicSupabaseConfig().url): str
 /** Whether supabase-js keeps a session in this browser: known without loading supabase-js. */
 export function hasStoredSession(): boolean {
   return localStorage.getItem(sessionStorageKey()) !== null;
-}
-
-/** The service-role configuration: only for Netlify functions and build tooling, never the browser. */
-export function serviceSupabaseConfig(env: Record<string, string | undefined> = process.env) {
-  const url = env.SUPABASE_URL || env.PUBLIC_SUPABASE_URL || LOCAL_SUPABASE.url;
-  const serviceRoleKey = env.SUPABASE_SERVICE_ROLE_KEY || (url === LOCAL_SUPABASE.url ? LOCAL_SUPABASE.serviceRoleKey : '');
-  if (!serviceRoleKey) throw new Error(`SUPABASE_SERVICE_ROLE_KEY is not set for ${url}`);
-  return { url, serviceRoleKey };
 }

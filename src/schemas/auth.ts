@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EmailSchema } from './common.ts';
+import type { Role } from './user.ts';
 
 /** Largest body the sign-in and invitation functions read; anything bigger is refused with 413. */
 export const AUTH_REQUEST_MAX_BYTES = 10 * 1024;
@@ -73,3 +74,16 @@ export const AcceptInvitationSchema = z
   })
   .strict();
 export type AcceptInvitation = z.infer<typeof AcceptInvitationSchema>;
+
+/** What the invitation page shows before the person sets a name and password. */
+export interface InvitationDetails {
+  email: string;
+  role: Role;
+  organization: { id: string; name: string };
+  /** The inviter's name (or e-mail when they gave no name); null when their account is gone. */
+  invitedBy: string | null;
+  expiresAt: string;
+}
+
+/** Why an invitation cannot be used. */
+export type InvitationProblem = 'unknown' | 'used' | 'expired';

@@ -19,7 +19,7 @@ import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { LOCAL_SUPABASE } from '../../src/lib/supabase-config.ts';
+import { LOCAL_SUPABASE } from '../../src/lib/server/service-config.ts';
 import { listMail } from './outbox.ts';
 import { databaseUrl, REPO_ROOT } from './postgres.ts';
 import { startLocalBackend } from './server.ts';

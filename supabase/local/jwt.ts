@@ -1,10 +1,10 @@
 /**
  * JSON Web Tokens of the local backend: HS256 with the Supabase CLI's well-known local secret, so the
- * anon and service_role keys of `supabase start` (kept in src/lib/supabase-config.ts) are valid here, and
+ * anon and service_role keys of `supabase start` (kept in src/lib/server/service-config.ts) are valid here, and
  * user access tokens carry the claims GoTrue issues.
  */
 import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
-import { LOCAL_SUPABASE } from '../../src/lib/supabase-config.ts';
+import { LOCAL_SUPABASE } from '../../src/lib/server/service-config.ts';
 
 const secret = new TextEncoder().encode(LOCAL_SUPABASE.jwtSecret);
 

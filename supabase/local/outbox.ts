@@ -2,7 +2,7 @@
  * The local backend's mail outbox: Auth stores each mail it would send (recovery, invite, magic link,
  * signup confirmation) in `local_dev.outbox`, a schema the API does not expose, instead of sending it.
  * Developers read it with `npm run db:mail`; tests read it from `GET /__local/outbox?to=...`. The app's own
- * mails (invitations, through `netlify/functions/_shared/mailer.ts`) arrive by `POST /__local/outbox` with
+ * mails (invitations, through `src/lib/server/mailer.ts`) arrive by `POST /__local/outbox` with
  * the type `app`.
  */
 import type pg from 'pg';

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
-import { LOCAL_SUPABASE } from '../../src/lib/supabase-config.ts';
+import { LOCAL_SUPABASE } from '../../src/lib/server/service-config.ts';
 import { createAuthHandler } from './auth/handler.ts';
 import { verifyJwt } from './jwt.ts';
 import { listMail, parseAppMail, storeMail } from './outbox.ts';

@@ -1,4 +1,4 @@
-import { serviceClient } from '../../netlify/functions/_shared/supabase';
+import { serviceClient } from '../../src/lib/server/service-client';
 import { expect, test, waitForIslands } from './fixtures';
 
 const POST = '/blog/seo-strategies-that-actually-work-in-2026';

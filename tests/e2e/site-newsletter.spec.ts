@@ -1,4 +1,4 @@
-import { serviceClient } from '../../netlify/functions/_shared/supabase';
+import { serviceClient } from '../../src/lib/server/service-client';
 import { expect, test, waitForIslands } from './fixtures';
 
 /** The backend the served functions use (SUPABASE_URL when it runs on other ports). */

@@ -7,8 +7,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import createInvitationHandler, { config as invitationsConfig } from '../../netlify/functions/admin-invitations.mts';
 import createUserHandler, { config as usersConfig } from '../../netlify/functions/admin-users.mts';
-import { createStaffAccount } from '../../src/lib/admin-users.ts';
-import { hashInvitationToken } from '../../src/lib/invitations.ts';
+import { createStaffAccount } from '../../src/lib/server/staff-accounts.ts';
+import { hashInvitationToken } from '../../src/lib/server/invitations.ts';
 import { anonClient, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
 
 const service = serviceClient();

@@ -96,7 +96,7 @@ describe('admin users API', () => {
     await backend.service().auth.admin.createUser({ email, password: 'plain-user-1', email_confirm: true });
     const { data } = await backend.anon().auth.signInWithPassword({ email, password: 'plain-user-1' });
     const response = await fetch(`${backend.apiUrl}/auth/v1/admin/users`, {
-      headers: { apikey: (await import('../../src/lib/supabase-config.ts')).LOCAL_SUPABASE.anonKey, authorization: `Bearer ${data.session!.access_token}` },
+      headers: { apikey: (await import('../../src/lib/server/service-config.ts')).LOCAL_SUPABASE.anonKey, authorization: `Bearer ${data.session!.access_token}` },
     });
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ error_code: 'not_admin', msg: 'User not allowed' });

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import accept, { config as acceptConfig } from '../../netlify/functions/invitation-accept.mts';
 import details, { config as detailsConfig } from '../../netlify/functions/invitation-details.mts';
 import { AUTH_MESSAGES } from '../../src/lib/auth-messages.ts';
-import { hashInvitationToken } from '../../src/lib/invitations.ts';
+import { hashInvitationToken } from '../../src/lib/server/invitations.ts';
 import { seed, serviceClient } from './support/db-fixtures.ts';
 import { clientWithSession, removeMember } from './support/auth-users.ts';
 

@@ -7,7 +7,7 @@ import { isAuthSessionMissingError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import signIn, { config, REFUSAL_FLOOR_MS } from '../../netlify/functions/auth-sign-in.mts';
 import { AUTH_MESSAGES } from '../../src/lib/auth-messages.ts';
-import { FAILURE_REASONS } from '../../src/lib/login-attempts.ts';
+import { FAILURE_REASONS } from '../../src/lib/server/login-attempts.ts';
 import { createMember, seed, serviceClient, withDatabase } from './support/db-fixtures.ts';
 import { clientWithSession, removeMember, sessionIdOfToken, type Member } from './support/auth-users.ts';
 

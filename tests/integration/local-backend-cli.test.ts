@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { createClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_SUPABASE } from '../../src/lib/supabase-config.ts';
+import { LOCAL_SUPABASE } from '../../src/lib/server/service-config.ts';
 
 const CLI = resolve(import.meta.dirname, '../../supabase/local/cli.ts');
 const apiPort = Number(process.env.LOCAL_BACKEND_TEST_API_PORT ?? 55421);

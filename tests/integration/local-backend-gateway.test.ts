@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_SUPABASE } from '../../src/lib/supabase-config.ts';
+import { LOCAL_SUPABASE } from '../../src/lib/server/service-config.ts';
 import { startTestBackend, uniqueEmail, type TestBackend } from './support/local-backend-instance.ts';
 
 let backend: TestBackend;

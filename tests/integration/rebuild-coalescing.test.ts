@@ -2,8 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db, must, removeTestRows, SCALE_PRO, setBuildHook, startHookReceiver, webhookRequest } from './support/webhook-backend.ts';
 import publishScheduled from '../../netlify/functions/publish-scheduled.mts';
 import webhook from '../../netlify/functions/zimmwriter-webhook.mts';
-import { flushDueRebuilds, requestRebuild } from '../../netlify/functions/_shared/rebuilds.ts';
-import { serviceClient } from '../../netlify/functions/_shared/supabase.ts';
+import { flushDueRebuilds, requestRebuild } from '../../src/lib/server/rebuilds.ts';
+import { serviceClient } from '../../src/lib/server/service-client.ts';
 
 const QUIET_WINDOW_MS = 1500;
 const since = new Date().toISOString();

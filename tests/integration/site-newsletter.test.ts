@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import newsletter, { config } from '../../netlify/functions/newsletter.mts';
-import { serviceClient } from '../../netlify/functions/_shared/supabase';
+import { serviceClient } from '../../src/lib/server/service-client';
 
 const db = serviceClient();
 const organization = 'scale-pro';

@@ -1,7 +1,7 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { AUTH_MESSAGES, invitationWelcome, type Notice } from '../../lib/auth-messages';
 import { fetchInvitation, requestInvitationAcceptance } from '../../lib/auth-api';
-import type { InvitationDetails } from '../../lib/invitations';
+import type { InvitationDetails } from '../../schemas/auth';
 import { AcceptInvitationSchema, NewPasswordSchema } from '../../schemas/auth';
 import { toast } from '../../stores/toast';
 import { enterWithSession } from './enter-admin';

@@ -4,7 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import { createClient } from '@supabase/supabase-js';
-import { LOCAL_SUPABASE, sessionStorageKey } from '../../../src/lib/supabase-config.ts';
+import { sessionStorageKey } from '../../../src/lib/supabase-config.ts';
+import { LOCAL_SUPABASE } from '../../../src/lib/server/service-config.ts';
 
 export const backendUrl = process.env.SUPABASE_URL || LOCAL_SUPABASE.url;
 const serviceKey = process.env.SUPABASE_SERVICE_ROLE_KEY || LOCAL_SUPABASE.serviceRoleKey;

@@ -5,7 +5,7 @@
  * and waits until the batch is recorded as built. `netlify serve` serves dist/ as the build leaves it.
  */
 import { expect } from '@playwright/test';
-import { flushDueRebuilds } from '../../../netlify/functions/_shared/rebuilds.ts';
+import { flushDueRebuilds } from '../../../src/lib/server/rebuilds.ts';
 import { service } from './backend.ts';
 
 /** Builds the organization's public site from its pending rebuild requests; fails if there were none. */

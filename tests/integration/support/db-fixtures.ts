@@ -1,6 +1,6 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import pg from 'pg';
-import { LOCAL_SUPABASE } from '../../../src/lib/supabase-config.ts';
+import { LOCAL_SUPABASE } from '../../../src/lib/server/service-config.ts';
 
 /** Where the backend under test is: env variables, else the local backend's defaults. */
 export const backend = {

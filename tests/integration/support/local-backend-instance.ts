@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import pg from 'pg';
-import { LOCAL_SUPABASE } from '../../../src/lib/supabase-config.ts';
+import { LOCAL_SUPABASE } from '../../../src/lib/server/service-config.ts';
 
 const CLI = resolve(import.meta.dirname, '../../../supabase/local/cli.ts');
 

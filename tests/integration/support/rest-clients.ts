@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { afterAll } from 'vitest';
-import { LOCAL_SUPABASE } from '../../../src/lib/supabase-config.ts';
+import { LOCAL_SUPABASE } from '../../../src/lib/server/service-config.ts';
 
 /** Starts a fixture instance on the REST suite's ports (REST_TEST_API_PORT / REST_TEST_DB_PORT). */
 function startFixtureBackend(): string {

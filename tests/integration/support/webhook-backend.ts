@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { LOCAL_SUPABASE } from '../../../src/lib/supabase-config.ts';
+import { LOCAL_SUPABASE } from '../../../src/lib/server/service-config.ts';
 
 // Any local instance (whatever its port) signs with the local JWT secret, so the demo service key fits it.
 process.env.SUPABASE_URL ||= process.env.PUBLIC_SUPABASE_URL || LOCAL_SUPABASE.url;

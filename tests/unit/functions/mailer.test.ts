@@ -4,9 +4,9 @@
  * real local backend in tests/integration/admin-invitation-mail.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { invitationMail } from '../../../netlify/functions/_shared/invitation-mail';
-import { MailDeliveryError, RESEND_API_URL, sendMail } from '../../../netlify/functions/_shared/mailer';
-import { LOCAL_SUPABASE } from '../../../src/lib/supabase-config';
+import { invitationMail } from '../../../src/lib/server/invitation-mail';
+import { MailDeliveryError, RESEND_API_URL, sendMail } from '../../../src/lib/server/mailer';
+import { LOCAL_SUPABASE } from '../../../src/lib/server/service-config.ts';
 
 const mail = { to: 'new.person@example.com', subject: 'Hello', text: 'Hi', html: '<p>Hi</p>' };
 

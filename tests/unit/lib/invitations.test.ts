@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashInvitationToken } from '../../../src/lib/invitations';
+import { hashInvitationToken } from '../../../src/lib/server/invitations';
 
 describe('hashInvitationToken', () => {
   it('is the hex SHA-256 the seed stores (encode(digest(token, sha256), hex))', () => {

@@ -5,7 +5,7 @@ import {
   LOCKOUT_DURATION_MS,
   lockedUntil,
   type AttemptRow,
-} from '../../../src/lib/login-attempts';
+} from '../../../src/lib/server/login-attempts';
 
 const now = new Date('2026-11-21T12:00:00Z');
 const minutesAgo = (minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();

@@ -7,10 +7,10 @@
  * path a real one takes.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { readingTimeMinutes } from '../../../src/lib/reading-time.ts';
-import { sanitizeArticleHtml } from '../../../src/lib/sanitize-html.ts';
-import { postSlug, slugify } from '../../../src/lib/slug.ts';
-import type { WebhookPayload } from '../../../src/schemas/webhook.ts';
+import { readingTimeMinutes } from '../reading-time.ts';
+import { sanitizeArticleHtml } from '../sanitize-html.ts';
+import { postSlug, slugify } from '../slug.ts';
+import type { WebhookPayload } from '../../schemas/webhook.ts';
 import { HttpError } from './http.ts';
 import { quietWindowMs, sendRebuildBatches, type RequestedRebuild } from './rebuilds.ts';
 

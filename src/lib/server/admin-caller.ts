@@ -4,7 +4,7 @@
  * caller's token), so a terminated session or a deactivated admin is refused at once.
  */
 import { createClient } from '@supabase/supabase-js';
-import { publicSupabaseConfig } from '../../../src/lib/supabase-config.ts';
+import { publicSupabaseConfig } from '../supabase-config.ts';
 import { HttpError } from './http.ts';
 
 /** The verified caller. */

@@ -4,23 +4,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { Session, SupabaseClient } from '@supabase/supabase-js';
-import type { Role } from '../schemas/user.ts';
-import type { AcceptInvitation } from '../schemas/auth.ts';
+import type { Role } from '../../schemas/user.ts';
+import type { AcceptInvitation, InvitationDetails, InvitationProblem } from '../../schemas/auth.ts';
 import { recordAttempt, type ClientInfo } from './login-attempts.ts';
 import { passwordSession, type AuthEndpoint } from './sign-in.ts';
-
-/** What the invitation page shows before the person sets a name and password. */
-export interface InvitationDetails {
-  email: string;
-  role: Role;
-  organization: { id: string; name: string };
-  /** The inviter's name (or e-mail when they gave no name); null when their account is gone. */
-  invitedBy: string | null;
-  expiresAt: string;
-}
-
-/** Why an invitation cannot be used. */
-export type InvitationProblem = 'unknown' | 'used' | 'expired';
 
 /** The hex SHA-256 stored for a token (the same as SQL `encode(digest(token, 'sha256'), 'hex')`). */
 export function hashInvitationToken(token: string): string {

@@ -11,7 +11,7 @@
  *
  * Only functions import this: the keys never reach the browser.
  */
-import { LOCAL_SUPABASE, serviceSupabaseConfig } from '../../../src/lib/supabase-config.ts';
+import { LOCAL_SUPABASE, serviceSupabaseConfig } from './service-config.ts';
 
 /** An email: plain text and HTML alternatives of the same message. */
 export interface Mail {

@@ -3,7 +3,7 @@
  * stays on the server (DESIGN.md decision 6).
  */
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { serviceSupabaseConfig } from '../../../src/lib/supabase-config.ts';
+import { serviceSupabaseConfig } from './service-config.ts';
 
 /** A fresh service-role client for one request; no session is kept. */
 export function serviceClient(env: Record<string, string | undefined> = process.env): SupabaseClient {

@@ -1,7 +1,8 @@
 /** What the sign-in and invitation functions share: where Auth is, and how they answer. */
-import { publicSupabaseConfig, serviceSupabaseConfig } from '../../../src/lib/supabase-config.ts';
-import type { Notice } from '../../../src/lib/auth-messages.ts';
-import type { AuthEndpoint } from '../../../src/lib/sign-in.ts';
+import { publicSupabaseConfig } from '../supabase-config.ts';
+import { serviceSupabaseConfig } from './service-config.ts';
+import type { Notice } from '../auth-messages.ts';
+import type { AuthEndpoint } from './sign-in.ts';
 
 /** Supabase Auth as the functions reach it (the server-side URL, the public anon key). */
 export function authEndpoint(env: Record<string, string | undefined> = process.env): AuthEndpoint {

@@ -23,7 +23,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { serviceSupabaseConfig } from '../../../src/lib/supabase-config.ts';
+import { serviceSupabaseConfig } from './service-config.ts';
 
 /** The organization a rebuild is for. */
 export type RebuildOrganization = { id: string; slug: string };

@@ -1,6 +1,6 @@
 /** How the invitation functions answer a token that cannot be used. */
-import { AUTH_MESSAGES } from '../../../src/lib/auth-messages.ts';
-import type { InvitationProblem } from '../../../src/lib/invitations.ts';
+import { AUTH_MESSAGES } from '../auth-messages.ts';
+import type { InvitationProblem } from '../../schemas/auth.ts';
 import { noticeResponse } from './auth-responses.ts';
 
 const PROBLEMS = {

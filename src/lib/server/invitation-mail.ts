@@ -3,7 +3,7 @@
  * and when it expires. Plain text and HTML (every value escaped: organization and inviter names are typed
  * by people).
  */
-import type { Role } from '../../../src/schemas/user.ts';
+import type { Role } from '../../schemas/user.ts';
 import type { Mail } from './mailer.ts';
 
 /** What the mail says. */

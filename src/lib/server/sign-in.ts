@@ -4,8 +4,8 @@
  * records every attempt leaves (login_attempts, activity log, last_login). The browser adopts the returned session with `auth.setSession`.
  */
 import { createClient, isAuthApiError, type Session, type SupabaseClient } from '@supabase/supabase-js';
-import type { SignInArea } from '../schemas/auth.ts';
-import { isActiveAdmin, isActiveMember, readAccessProfile } from './admin-access.ts';
+import type { SignInArea } from '../../schemas/auth.ts';
+import { isActiveAdmin, isActiveMember, readAccessProfile } from '../admin-access.ts';
 import { FAILURE_REASONS, lockedUntil, recentAttempts, recordAttempt, type ClientInfo } from './login-attempts.ts';
 
 /** What a sign-in came to. */
