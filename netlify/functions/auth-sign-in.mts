@@ -3,7 +3,7 @@ import { AUTH_MESSAGES } from '../../src/lib/auth-messages.ts';
 import { clientInfoFrom } from '../../src/lib/server/login-attempts.ts';
 import { signIn } from '../../src/lib/server/sign-in.ts';
 import { AUTH_REQUEST_MAX_BYTES, SignInSchema } from '../../src/schemas/auth.ts';
-import { answerNoSoonerThan, authEndpoint, noticeResponse } from '../../src/lib/server/auth-responses.ts';
+import { answerNoSoonerThan, authEndpoint, lockedOutResponse, noticeResponse } from '../../src/lib/server/auth-responses.ts';
 import { HttpError, readJson } from '../../src/lib/server/http.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 
@@ -35,10 +35,8 @@ export default async (req: Request, context?: Pick<Context, 'ip'>) => {
         return noticeResponse(401, AUTH_MESSAGES.denied);
       case 'not-allowed':
         return noticeResponse(403, blog ? AUTH_MESSAGES.blogDenied : AUTH_MESSAGES.notAdmin);
-      case 'locked': {
-        const retryAfter = Math.max(1, Math.ceil((outcome.until.getTime() - Date.now()) / 1000));
-        return noticeResponse(429, AUTH_MESSAGES.lockedOut, {}, { 'retry-after': String(retryAfter) });
-      }
+      case 'locked':
+        return lockedOutResponse(outcome.until);
     }
   } catch (error) {
     if (error instanceof HttpError) return noticeResponse(error.status, { title: 'Invalid Request', description: error.message });

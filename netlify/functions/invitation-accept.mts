@@ -3,16 +3,17 @@ import { AUTH_MESSAGES } from '../../src/lib/auth-messages.ts';
 import { acceptInvitation } from '../../src/lib/server/invitations.ts';
 import { clientInfoFrom } from '../../src/lib/server/login-attempts.ts';
 import { AcceptInvitationSchema, AUTH_REQUEST_MAX_BYTES } from '../../src/schemas/auth.ts';
-import { authEndpoint, noticeResponse } from '../../src/lib/server/auth-responses.ts';
+import { authEndpoint, lockedOutResponse, noticeResponse } from '../../src/lib/server/auth-responses.ts';
 import { HttpError, readJson } from '../../src/lib/server/http.ts';
 import { invitationProblemResponse } from '../../src/lib/server/invitation-responses.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 
 /**
- * POST /api/invitations/accept `{ token, full_name, password }`: creates the invited account (email
- * confirmed) in the invitation's organization with its role, marks the invitation used, and answers 200
- * `{ session, role, organization }`. 404 unknown, 410 used or expired, 409 account exists, 400 malformed,
- * 413 over 10 KB.
+ * POST /api/invitations/accept `{ token, full_name?, password }`: a new address gets its account (email
+ * confirmed) in the invitation's organization with its role; an address that has an account joins the
+ * organization by giving that account's password. Either way the invitation is marked used and the person
+ * signed in: 200 `{ session, role, organization }`. 404 unknown, 410 used or expired, 401 wrong password of
+ * an existing account, 429 locked out, 400 malformed (or no name for a new account), 413 over 10 KB.
  */
 export default async (req: Request, context?: Pick<Context, 'ip'>) => {
   try {
@@ -21,8 +22,18 @@ export default async (req: Request, context?: Pick<Context, 'ip'>) => {
       return noticeResponse(400, { title: 'Invalid Request', description: body.error.issues[0]?.message ?? 'Name and password are required.' });
     }
     const outcome = await acceptInvitation(serviceClient(), authEndpoint(), body.data, clientInfoFrom(req.headers, context?.ip));
-    if (outcome.kind === 'account-exists') return noticeResponse(409, AUTH_MESSAGES.invitationAccountExists);
-    if (outcome.kind !== 'accepted') return invitationProblemResponse(outcome.kind);
+    switch (outcome.kind) {
+      case 'name-required':
+        return noticeResponse(400, { title: 'Invalid Request', description: 'Full name is required' });
+      case 'wrong-password':
+        return noticeResponse(401, AUTH_MESSAGES.invitationWrongPassword);
+      case 'locked':
+        return lockedOutResponse(outcome.until);
+      case 'unknown':
+      case 'used':
+      case 'expired':
+        return invitationProblemResponse(outcome.kind);
+    }
     const { access_token, refresh_token, expires_at, expires_in, token_type } = outcome.session;
     return Response.json({
       session: { access_token, refresh_token, expires_at, expires_in, token_type },

@@ -30,7 +30,7 @@ export function useAdminAccess(): User | null {
     switch (access.kind) {
       case 'allowed':
         if (!allowedBefore.current) {
-          logActivity(supabaseBrowser(), access.user.id, 'admin_dashboard_access').catch((error) => console.error(error));
+          logActivity(supabaseBrowser(), 'admin_dashboard_access').catch((error) => console.error(error));
         }
         allowedBefore.current = true;
         setUser(access.user);

@@ -164,16 +164,14 @@ export async function savePost(
  * Deletes a post and logs 'post_deleted'. RLS lets admins delete any post and editors only their own;
  * a refused delete removes no row, which is reported as an error instead of a silent success.
  */
-export async function deletePost(client: SupabaseClient, post: Pick<AdminPost, 'id' | 'title' | 'slug' | 'status' | 'organization_id'>, userId: string): Promise<void> {
+export async function deletePost(client: SupabaseClient, post: Pick<AdminPost, 'id' | 'title' | 'slug' | 'status' | 'organization_id'>): Promise<void> {
   const { data, error } = await client.from('blog_posts').delete().eq('id', post.id).select('id');
   if (error) throw new Error(`Deleting post ${post.id} failed: ${error.message}`);
   if (!data || data.length === 0) throw new Error(`Post ${post.id} was not deleted: it does not exist or you may not delete it`);
-  await logActivity(client, userId, 'post_deleted', {
-    resource_type: 'blog_post',
-    post_id: post.id,
-    title: post.title,
-    slug: post.slug,
-    status: post.status,
-    organization_id: post.organization_id,
+  await logActivity(client, 'post_deleted', {
+    organizationId: post.organization_id,
+    resourceType: 'blog_post',
+    resourceId: post.id,
+    details: { title: post.title, slug: post.slug, status: post.status },
   });
 }

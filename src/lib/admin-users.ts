@@ -6,6 +6,7 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { CreateUser, Role } from '../schemas/user.ts';
+import { logActivity } from './activity.ts';
 import { answerMessage, postAdminFunction } from './admin-functions.ts';
 
 /** A row of the user list. */
@@ -107,7 +108,7 @@ export async function listPendingInvitations(client: SupabaseClient, organizatio
  * `role_changed_bulk` for each of several.
  */
 export async function changeRole(client: SupabaseClient, actorId: string, userIds: readonly string[], role: Role): Promise<number> {
-  const { data, error } = await client.from('profiles').update({ role }).in('id', userIds).select('id');
+  const { data, error } = await client.from('profiles').update({ role }).in('id', userIds).select('id, organization_id');
   if (error) throw failure('Failed to update user role', error);
   const action = userIds.length === 1 ? 'role_changed' : 'role_changed_bulk';
   await logEach(client, data, action, { new_role: role, changed_by: actorId });
@@ -125,7 +126,7 @@ export async function setActive(
   isActive: boolean,
   reason: 'status' | 'delete' = 'status',
 ): Promise<number> {
-  const { data, error } = await client.from('profiles').update({ is_active: isActive }).in('id', userIds).select('id');
+  const { data, error } = await client.from('profiles').update({ is_active: isActive }).in('id', userIds).select('id, organization_id');
   if (error) throw failure('Failed to update user status', error);
   if (reason === 'delete') {
     await logEach(client, data, 'user_soft_deleted_bulk', { deleted_by: actorId });
@@ -136,12 +137,16 @@ export async function setActive(
   return data.length;
 }
 
-async function logEach(client: SupabaseClient, rows: Array<{ id: string }>, action: string, details: Record<string, unknown>) {
+/** Logs the admin's action once per changed user, in that user's organization (the admin's, by RLS). */
+async function logEach(client: SupabaseClient, rows: Array<{ id: string; organization_id: string | null }>, action: string, details: Record<string, unknown>) {
   await Promise.all(
-    rows.map(async ({ id }) => {
-      const { error } = await client.rpc('log_user_activity', { p_user_id: id, p_action: action, p_details: details, p_resource_type: 'user', p_resource_id: id });
-      // The change itself succeeded; a missing log line must not turn it into a reported failure.
-      if (error) console.error(`Logging ${action} for ${id} failed: ${error.message}`);
+    rows.map(async ({ id, organization_id }) => {
+      try {
+        await logActivity(client, action, { details, resourceType: 'user', resourceId: id, organizationId: organization_id ?? undefined });
+      } catch (error) {
+        // The change itself succeeded; a missing log line must not turn it into a reported failure.
+        console.error(error instanceof Error ? error.message : String(error));
+      }
     }),
   );
 }

@@ -77,10 +77,11 @@ export async function fetchInvitation(token: string): Promise<{ invitation: Invi
   }
 }
 
-/** `POST /api/invitations/accept`: the new member's session, role and organization, or the refusal. */
+/** `POST /api/invitations/accept`: the member's session, role and organization, or the refusal. */
 export async function requestInvitationAcceptance(
   token: string,
-  fullName: string,
+  /** The new member's name; undefined when the address already has an account. */
+  fullName: string | undefined,
   password: string,
 ): Promise<{ session: SessionTokens; role: Role; organization: { id: string; name: string } } | { failure: Failure }> {
   try {

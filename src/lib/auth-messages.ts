@@ -48,9 +48,10 @@ export const AUTH_MESSAGES = {
     title: 'Invitation Expired',
     description: 'This invitation has expired. Ask an administrator of the organization to invite you again.',
   },
-  invitationAccountExists: {
-    title: 'Account Already Exists',
-    description: 'An account with this email already exists. Sign in with it, or ask an administrator for help.',
+  /** The invited address has an account, and the password given is not its password. */
+  invitationWrongPassword: {
+    title: 'Incorrect Password',
+    description: 'This email already has an account. Enter its password to accept the invitation.',
   },
 } as const satisfies Record<string, Notice | string>;
 

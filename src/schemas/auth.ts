@@ -64,15 +64,27 @@ export const InvitationTokenSchema = z
   .max(200, 'The invitation link is too long')
   .regex(/^[A-Za-z0-9_-]+$/, 'The invitation link is malformed');
 
-/** The body of `POST /api/invitations/accept`. */
+/** A person's name as they give it when accepting an invitation (profiles.full_name). */
+export const FullNameSchema = z.string().trim().min(1, 'Full name is required').max(120, 'Full name must be at most 120 characters');
+
+/**
+ * The body of `POST /api/invitations/accept`. A new account gives a name and a password that follows the
+ * rules; someone whose address already has an account gives only that account's password (whatever rules
+ * it was made under), which proves the account is theirs.
+ */
 export const AcceptInvitationSchema = z
   .object({
     token: InvitationTokenSchema,
-    /** The name the new member gives themselves (profiles.full_name). */
-    full_name: z.string().trim().min(1, 'Full name is required').max(120, 'Full name must be at most 120 characters'),
-    password: NewPasswordValueSchema,
+    /** The name the new member gives themselves (profiles.full_name); not used for an existing account. */
+    full_name: FullNameSchema.optional(),
+    password: z.string().min(1, 'Password is required').max(PASSWORD_MAX_LENGTH),
   })
-  .strict();
+  .strict()
+  .superRefine((value, context) => {
+    if (value.full_name === undefined) return;
+    const rules = NewPasswordValueSchema.safeParse(value.password);
+    for (const issue of rules.success ? [] : rules.error.issues) context.addIssue({ code: 'custom', message: issue.message, path: ['password'] });
+  });
 export type AcceptInvitation = z.infer<typeof AcceptInvitationSchema>;
 
 /** What the invitation page shows before the person sets a name and password. */
@@ -83,6 +95,8 @@ export interface InvitationDetails {
   /** The inviter's name (or e-mail when they gave no name); null when their account is gone. */
   invitedBy: string | null;
   expiresAt: string;
+  /** The address already has an account: accepting asks for its password instead of a new one. */
+  hasAccount: boolean;
 }
 
 /** Why an invitation cannot be used. */

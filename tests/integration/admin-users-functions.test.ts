@@ -114,7 +114,7 @@ describe('admin-users', () => {
     const ghostAdmin = { id: crypto.randomUUID() };
     await expect(
       createStaffAccount(service, { admin: ghostAdmin, organizationId: seed.scalePro, siteUrl: site }, { email, full_name: 'Rollback', role: 'viewer', password: 'Temp-Password-42' }),
-    ).rejects.toThrow(/Logging the creation failed/);
+    ).rejects.toThrow(/Logging user_created_by_admin for .* failed/);
     expect(await authUserExists(email)).toBe(false);
     const { data } = await service.from('profiles').select('id').eq('email', email);
     expect(data).toEqual([]);

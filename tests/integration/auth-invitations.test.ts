@@ -16,6 +16,7 @@ const service = serviceClient();
 const password = 'Joined-Team-2026';
 const invitationIds: string[] = [];
 const createdEmails: string[] = [];
+const startedAt = new Date().toISOString();
 
 /** Stores an invitation for a fresh address and returns its token. */
 async function invite(options: { role?: 'admin' | 'editor' | 'viewer'; expiresAt?: Date; email?: string } = {}) {
@@ -52,6 +53,9 @@ afterAll(async () => {
   await Promise.all((profiles ?? []).map(removeMember));
   await service.from('login_attempts').delete().in('email', createdEmails);
   await service.from('user_invitations').delete().in('id', invitationIds);
+  // What the seed's Evergreen admin left here by accepting an invitation.
+  await service.from('user_activity_logs').delete().eq('user_id', seed.users.otherAdmin.id).gte('created_at', startedAt);
+  await service.from('login_attempts').delete().eq('email', seed.users.otherAdmin.email).gte('created_at', startedAt);
 });
 
 describe('GET /api/invitations/{token}', () => {
@@ -105,7 +109,7 @@ describe('POST /api/invitations/accept', () => {
     expect(user.user?.email_confirmed_at).toBeTruthy();
     const { data: profile } = await member.from('profiles').select('full_name, role, organization_id, is_active').eq('id', user.user!.id).single();
     expect(profile).toEqual({ full_name: 'Pat Newcomer', role: 'editor', organization_id: seed.scalePro, is_active: true });
-    expect((await member.rpc('is_org_editor', { org: seed.scalePro })).data).toBe(true);
+    expect((await member.rpc('org_role', { org: seed.scalePro })).data).toBe('editor');
 
     const { data: row } = await service.from('user_invitations').select('used_at').eq('id', id).single();
     expect(row?.used_at).toBeTruthy();
@@ -143,16 +147,41 @@ describe('POST /api/invitations/accept', () => {
     expect((await response.json()).problem).toBe('unknown');
   });
 
-  it('answers 409 when the address already has an account, and keeps the invitation pending', async () => {
-    const { token, id } = await invite({ email: seed.users.viewer.email, role: 'admin' });
-    createdEmails.pop(); // the seed's viewer is not ours to remove
-    const response = await acceptWith({ token, full_name: 'Sam Rivera', password });
-    expect(response.status).toBe(409);
-    expect((await response.json()).message).toBe(AUTH_MESSAGES.invitationAccountExists.description);
-    const { data } = await service.from('user_invitations').select('used_at').eq('id', id).single();
-    expect(data?.used_at).toBeNull();
-    const { data: viewer } = await service.from('profiles').select('role').eq('id', seed.users.viewer.id).single();
-    expect(viewer?.role).toBe('viewer');
+  it('asks an existing account for its password: a wrong one joins nothing and keeps the invitation, the right one joins', async () => {
+    const { token, id } = await invite({ email: seed.users.otherAdmin.email, role: 'editor' });
+    createdEmails.pop(); // the seed's Evergreen admin is not ours to remove
+    const looked = await (await lookup(token)).json();
+    expect(looked.invitation.hasAccount).toBe(true);
+
+    const response = await acceptWith({ token, password: 'not-their-password' });
+    expect(response.status).toBe(401);
+    expect((await response.json()).message).toBe(AUTH_MESSAGES.invitationWrongPassword.description);
+    expect((await service.from('user_invitations').select('used_at').eq('id', id).single()).data?.used_at).toBeNull();
+    const { data: memberships } = await service.from('organization_memberships').select('organization_id').eq('user_id', seed.users.otherAdmin.id);
+    expect(memberships).toEqual([{ organization_id: seed.evergreen }]);
+
+    // With its own password, it joins: a membership with the invitation role, nothing else changes.
+    try {
+      const response = await acceptWith({ token, password: seed.password });
+      expect(response.status).toBe(200);
+      const body = await response.json();
+      expect(body).toMatchObject({ role: 'editor', organization: { id: seed.scalePro } });
+      const { data: memberships } = await service
+        .from('organization_memberships').select('organization_id, role').eq('user_id', seed.users.otherAdmin.id).order('organization_id');
+      expect(memberships).toEqual([
+        { organization_id: seed.scalePro, role: 'editor' },
+        { organization_id: seed.evergreen, role: 'admin' },
+      ]);
+      const { data: profile } = await service.from('profiles').select('organization_id, role').eq('id', seed.users.otherAdmin.id).single();
+      expect(profile).toEqual({ organization_id: seed.evergreen, role: 'admin' });
+      expect((await service.from('user_invitations').select('used_at').eq('id', id).single()).data?.used_at).not.toBeNull();
+      // The session the invitation signed in reads Scale Pro's drafts as an editor.
+      const member = await clientWithSession(body.session);
+      const { data: drafts } = await member.from('blog_posts').select('id').eq('organization_id', seed.scalePro).eq('status', 'draft').limit(1);
+      expect(drafts).toHaveLength(1);
+    } finally {
+      await service.from('organization_memberships').delete().eq('user_id', seed.users.otherAdmin.id).eq('organization_id', seed.scalePro);
+    }
   });
 
   it.each<[string, unknown, number]>([

@@ -48,24 +48,34 @@ describe('profile trigger', () => {
     expect(profile.data).toEqual({ email, full_name: 'Plain Signup', role: 'viewer', organization_id: null });
   });
 
-  it('joins the organization with the invited role when an invitation exists', async () => {
+  it('ignores an organization claimed in user metadata and leaves a pending invitation for that address alone', async () => {
     const email = `invited-${crypto.randomUUID().slice(0, 8)}@example.com`;
     const invitationId = crypto.randomUUID();
     await service.from('user_invitations').insert({
-      id: invitationId, organization_id: seed.scalePro, email, role: 'editor', token_hash: 'a'.repeat(64 - 8) + invitationId.slice(0, 8),
+      id: invitationId, organization_id: seed.scalePro, email, role: 'admin', token_hash: 'a'.repeat(64 - 8) + invitationId.slice(0, 8),
     });
     const { data } = await service.auth.admin.createUser({
       email, password: seed.password, email_confirm: true,
-      user_metadata: { full_name: 'Invited Editor', organization_id: seed.scalePro },
+      user_metadata: { full_name: 'Claimed Admin', organization_id: seed.scalePro, role: 'admin' },
     });
     cleanups.push(() => service.auth.admin.deleteUser(data.user!.id));
     cleanups.push(() => service.from('user_invitations').delete().eq('id', invitationId));
     const profile = await service.from('profiles').select('role, organization_id').eq('id', data.user!.id).single();
-    expect(profile.data).toEqual({ role: 'editor', organization_id: seed.scalePro });
+    expect(profile.data).toEqual({ role: 'viewer', organization_id: null });
     const membership = await service.from('organization_memberships').select('role').eq('user_id', data.user!.id);
-    expect(membership.data).toEqual([{ role: 'editor' }]);
+    expect(membership.data).toEqual([]);
     const invitation = await service.from('user_invitations').select('used_at').eq('id', invitationId).single();
-    expect(invitation.data!.used_at).not.toBeNull();
+    expect(invitation.data!.used_at).toBeNull();
+  });
+
+  it('takes organization and role from app metadata, which only the service role writes', async () => {
+    const email = `placed-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const { data } = await service.auth.admin.createUser({
+      email, password: seed.password, email_confirm: true, app_metadata: { organization_id: seed.scalePro, role: 'editor' },
+    });
+    cleanups.push(() => service.auth.admin.deleteUser(data.user!.id));
+    const membership = await service.from('organization_memberships').select('organization_id, role').eq('user_id', data.user!.id);
+    expect(membership.data).toEqual([{ organization_id: seed.scalePro, role: 'editor' }]);
   });
 });
 
@@ -110,20 +120,29 @@ describe('role guards', () => {
 });
 
 describe('audit and sessions', () => {
-  it('log_user_activity works for oneself and for an admin, not for others', async () => {
+  it('log_user_activity records the caller as the actor, and only the actions the app logs', async () => {
     const viewer = await signedInClient(seed.users.viewer.email);
-    const own = await viewer.rpc('log_user_activity', { p_user_id: seed.users.viewer.id, p_action: 'password_changed', p_details: { method: 'admin_dashboard' } });
+    const own = await viewer.rpc('log_user_activity', { p_action: 'password_changed', p_details: { method: 'admin_dashboard' } });
     expect(own.error).toBeNull();
+    const { data: entry } = await service.from('user_activity_logs').select('user_id, organization_id, action').eq('id', own.data).single();
+    expect(entry).toEqual({ user_id: seed.users.viewer.id, organization_id: seed.scalePro, action: 'password_changed' });
+
+    // The old way to write as someone else is gone; a server-only action and an unknown one are refused.
     const forOther = await viewer.rpc('log_user_activity', { p_user_id: seed.users.editor.id, p_action: 'role_changed' });
-    expect(forOther.error?.code).toBe('42501');
-    const admin = await signedInClient(seed.users.admin.email);
-    const byAdmin = await admin.rpc('log_user_activity', { p_user_id: seed.users.editor.id, p_action: 'role_changed', p_details: { new_role: 'editor' } });
-    expect(byAdmin.error).toBeNull();
-    const otherAdmin = await signedInClient(seed.users.otherAdmin.email);
-    const crossOrg = await otherAdmin.rpc('log_user_activity', { p_user_id: seed.users.editor.id, p_action: 'role_changed' });
-    expect(crossOrg.error?.code).toBe('42501');
-    const anon = await anonClient().rpc('log_user_activity', { p_user_id: seed.users.viewer.id, p_action: 'x_probe' });
+    expect(forOther.error).not.toBeNull();
+    for (const action of ['admin_login_success', 'invitation_accepted', 'x_probe']) {
+      expect((await viewer.rpc('log_user_activity', { p_action: action })).error?.code).toBe('22023');
+    }
+    // Details are bounded; another organization's log is out of reach, by RPC and by a direct insert.
+    const huge = await viewer.rpc('log_user_activity', { p_action: 'password_changed', p_details: { blob: 'x'.repeat(5000) } });
+    expect(huge.error?.code).toBe('23514');
+    const otherOrg = await viewer.rpc('log_user_activity', { p_action: 'admin_logout', p_organization_id: seed.evergreen });
+    expect(otherOrg.error?.code).toBe('42501');
+    const forged = await viewer.from('user_activity_logs').insert({ user_id: seed.users.admin.id, organization_id: seed.scalePro, action: 'role_changed' });
+    expect(forged.error?.code).toBe('42501');
+    const anon = await anonClient().rpc('log_user_activity', { p_action: 'password_changed' });
     expect(anon.error).not.toBeNull();
+    await service.from('user_activity_logs').delete().eq('id', own.data);
   });
 
   it('a terminated session loses access at once', async () => {

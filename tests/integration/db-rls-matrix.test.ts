@@ -1,13 +1,14 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anonClient, createMember, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
+import { anonClient, createMember, directTokenClient, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
 
 // The access matrix: every table × operation × role, through supabase-js against the backend.
 // Targets are rows of scale-pro; "otherAdmin" is evergreen's admin; "inactive" is a deactivated scale-pro
-// editor whose access token is still valid. An operation is allowed when it reaches the target row
+// editor whose access token is still valid; "directAdmin" is scale-pro's admin with a session taken straight
+// from Auth's token endpoint, walking around the sign-in function and its lockout. An operation is allowed when it reaches the target row
 // (select returns it, insert succeeds, update/delete report the row), denied on an error or zero rows.
 
-const ROLES = ['anon', 'viewer', 'editor', 'admin', 'otherAdmin', 'inactive', 'service'] as const;
+const ROLES = ['anon', 'viewer', 'editor', 'admin', 'otherAdmin', 'inactive', 'directAdmin', 'service'] as const;
 type Role = (typeof ROLES)[number];
 type Operation = 'select' | 'insert' | 'update' | 'delete';
 const OPERATIONS: Operation[] = ['select', 'insert', 'update', 'delete'];
@@ -45,7 +46,7 @@ async function insertWithService(service: SupabaseClient, table: string, row: Re
   return { key, value: String(row[key]) };
 }
 
-const publicRead = { anon: 'S', viewer: 'S', editor: 'S', otherAdmin: 'S', inactive: 'S' };
+const publicRead = { anon: 'S', viewer: 'S', editor: 'S', otherAdmin: 'S', inactive: 'S', directAdmin: 'S' };
 
 const specs: TableSpec[] = [
   {
@@ -58,7 +59,7 @@ const specs: TableSpec[] = [
   },
   {
     table: 'profiles',
-    allowed: { anon: '', viewer: 'S', editor: 'SU', admin: 'SU', otherAdmin: '', inactive: '', service: 'SIUD' },
+    allowed: { anon: '', viewer: 'S', editor: 'SU', admin: 'SU', otherAdmin: '', inactive: '', directAdmin: '', service: 'SIUD' },
     select: { columns: 'id, email, phone', key: 'id', value: seed.users.editor.id },
     // A profile needs its auth user: make one, drop the profile its trigger made, then try the insert.
     insertRow: async () => {
@@ -74,7 +75,7 @@ const specs: TableSpec[] = [
   },
   {
     table: 'organization_memberships',
-    allowed: { anon: '', viewer: 'S', editor: 'S', admin: 'SIUD', otherAdmin: '', inactive: '', service: 'SIUD' },
+    allowed: { anon: '', viewer: 'S', editor: 'S', admin: 'SUD', otherAdmin: '', inactive: '', directAdmin: '', service: 'SIUD' },
     select: { columns: 'id, role', key: 'user_id', value: seed.users.editor.id },
     insertRow: () => ({ id: uid(), user_id: seed.users.otherAdmin.id, organization_id: SP, role: 'viewer' }),
     update: { key: 'user_id', value: seed.users.viewer.id, patch: { role: 'viewer' } },
@@ -90,7 +91,7 @@ const specs: TableSpec[] = [
   },
   {
     table: 'blog_posts',
-    allowed: { anon: '', viewer: 'S', editor: 'SIU', admin: 'SIUD', otherAdmin: '', inactive: '', service: 'SIUD' },
+    allowed: { anon: '', viewer: 'S', editor: 'SIU', admin: 'SIUD', otherAdmin: '', inactive: '', directAdmin: '', service: 'SIUD' },
     select: { columns: 'id, title, status', key: 'id', value: seed.draftPost },
     insertRow: (role) => ({ id: uid(), organization_id: SP, title: 'Matrix post', slug: `matrix-${uid().slice(0, 8)}`, content: '<p>x</p>', author_id: actorId(role) }),
     update: { key: 'id', value: seed.draftPost, patch: { title: 'AI Search and Your Website: A First Look' } },
@@ -107,7 +108,7 @@ const specs: TableSpec[] = [
   },
   {
     table: 'post_views',
-    allowed: { anon: '', viewer: 'S', editor: 'S', admin: 'S', otherAdmin: '', inactive: '', service: 'SIUD' },
+    allowed: { anon: '', viewer: 'S', editor: 'S', admin: 'S', otherAdmin: '', inactive: '', directAdmin: '', service: 'SIUD' },
     select: { columns: 'id', key: 'post_id', value: seed.publishedPost },
     insertRow: () => ({ id: uid(), organization_id: SP, post_id: seed.publishedPost }),
     update: { key: 'post_id', value: seed.publishedPost, patch: { organization_id: SP } },
@@ -115,7 +116,7 @@ const specs: TableSpec[] = [
   },
   {
     table: 'user_invitations',
-    allowed: { anon: '', viewer: '', editor: '', admin: 'SIUD', otherAdmin: '', inactive: '', service: 'SIUD' },
+    allowed: { anon: '', viewer: '', editor: '', admin: 'SIUD', otherAdmin: '', inactive: '', directAdmin: '', service: 'SIUD' },
     select: { columns: 'id, email, role', key: 'id', value: seed.invitation },
     insertRow: (role) => ({ id: uid(), organization_id: SP, email: `matrix-${uid().slice(0, 8)}@example.com`, role: 'viewer', token_hash: hex64(), invited_by: actorId(role) }),
     update: { key: 'id', value: seed.invitation, patch: { role: 'editor' } },
@@ -123,7 +124,7 @@ const specs: TableSpec[] = [
   },
   {
     table: 'user_activity_logs',
-    allowed: { anon: '', viewer: '', editor: '', admin: 'S', otherAdmin: '', inactive: '', service: 'SIUD' },
+    allowed: { anon: '', viewer: '', editor: '', admin: 'S', otherAdmin: '', inactive: '', directAdmin: '', service: 'SIUD' },
     // The admin's own entries: everyone else may read only their own.
     select: { columns: 'id, action', key: 'user_id', value: seed.users.admin.id },
     insertRow: (role) => ({ id: uid(), user_id: actorId(role), organization_id: SP, action: 'matrix_probe' }),
@@ -132,7 +133,7 @@ const specs: TableSpec[] = [
   },
   {
     table: 'login_attempts',
-    allowed: { anon: '', viewer: '', editor: '', admin: 'S', otherAdmin: '', inactive: '', service: 'SIUD' },
+    allowed: { anon: '', viewer: '', editor: '', admin: 'S', otherAdmin: '', inactive: '', directAdmin: '', service: 'SIUD' },
     select: { columns: 'id, success', key: 'email', value: seed.users.editor.email },
     insertRow: () => ({ id: uid(), email: seed.users.editor.email, success: false, failure_reason: 'matrix' }),
     update: { key: 'email', value: seed.users.editor.email, patch: { user_agent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/131.0' } },
@@ -140,7 +141,7 @@ const specs: TableSpec[] = [
   },
   {
     table: 'newsletter_subscribers',
-    allowed: { anon: '', viewer: '', editor: '', admin: 'SD', otherAdmin: '', inactive: '', service: 'SIUD' },
+    allowed: { anon: '', viewer: '', editor: '', admin: 'SD', otherAdmin: '', inactive: '', directAdmin: '', service: 'SIUD' },
     select: { columns: 'id, email', key: 'email', value: 'reader@example.com' },
     insertRow: () => ({ id: uid(), organization_id: SP, email: `matrix-${uid().slice(0, 8)}@example.com` }),
     update: { key: 'email', value: 'reader@example.com', patch: { email: 'reader@example.com' } },
@@ -148,7 +149,7 @@ const specs: TableSpec[] = [
   },
   {
     table: 'webhook_integrations',
-    allowed: { anon: '', viewer: '', editor: '', admin: 'S', otherAdmin: '', inactive: '', service: 'SIUD' },
+    allowed: { anon: '', viewer: '', editor: '', admin: 'S', otherAdmin: '', inactive: '', directAdmin: '', service: 'SIUD' },
     select: { columns: 'id, organization_id, rotated_at', key: 'organization_id', value: SP },
     insertRow: () => ({ id: uid(), organization_id: seed.evergreen, token_hash: hex64() }),
     insertKey: 'id',
@@ -161,7 +162,7 @@ const specs: TableSpec[] = [
   },
   {
     table: 'webhook_deliveries',
-    allowed: { anon: '', viewer: '', editor: '', admin: 'S', otherAdmin: '', inactive: '', service: 'SIUD' },
+    allowed: { anon: '', viewer: '', editor: '', admin: 'S', otherAdmin: '', inactive: '', directAdmin: '', service: 'SIUD' },
     select: { columns: 'id, status_code', key: 'organization_id', value: SP },
     insertRow: () => ({ id: uid(), organization_id: SP, status_code: 422, error: 'matrix' }),
     update: { key: 'organization_id', value: SP, patch: { error: null } },
@@ -169,7 +170,7 @@ const specs: TableSpec[] = [
   },
   {
     table: 'site_rebuild_settings',
-    allowed: { anon: '', viewer: '', editor: '', admin: 'SIUD', otherAdmin: '', inactive: '', service: 'SIUD' },
+    allowed: { anon: '', viewer: '', editor: '', admin: 'SIUD', otherAdmin: '', inactive: '', directAdmin: '', service: 'SIUD' },
     select: { columns: 'organization_id, build_hook_url', key: 'organization_id', value: SP },
     // One row per organization: the insert and delete cases remove scale-pro's row first and put it back.
     insertRow: async () => {
@@ -182,7 +183,7 @@ const specs: TableSpec[] = [
   },
   {
     table: 'site_rebuild_requests',
-    allowed: { anon: '', viewer: '', editor: '', admin: 'S', otherAdmin: '', inactive: '', service: 'SIUD' },
+    allowed: { anon: '', viewer: '', editor: '', admin: 'S', otherAdmin: '', inactive: '', directAdmin: '', service: 'SIUD' },
     select: { columns: 'id, status', key: 'organization_id', value: SP },
     insertRow: () => ({ id: uid(), organization_id: SP, reason: 'matrix' }),
     update: { key: 'organization_id', value: SP, patch: { error: null } },
@@ -202,6 +203,7 @@ beforeAll(async () => {
   clients.admin = await signedInClient(seed.users.admin.email);
   clients.otherAdmin = await signedInClient(seed.users.otherAdmin.email);
   clients.inactive = await signedInClient(inactiveMember.email);
+  clients.directAdmin = await directTokenClient(seed.users.admin.email);
   const { error } = await service.from('profiles').update({ is_active: false }).eq('id', inactiveMember.id);
   if (error) throw new Error(`deactivating the test member: ${error.message}`);
   // Rows the select/update cases target and that the seed does not have.

@@ -137,7 +137,6 @@ function BlogList({ access }: { access: BlogAccess }) {
       {deleting && (
         <DeleteDialog
           post={deleting}
-          access={access}
           onClose={(deleted) => {
             setDeleting(null);
             if (deleted) setReload((n) => n + 1);
@@ -207,14 +206,14 @@ function PostCard({ post, access, onDelete }: { post: AdminPost; access: BlogAcc
 }
 
 /** The delete confirmation: deletes, says so, and asks for a rebuild when the post was on the public site. */
-function DeleteDialog({ post, access, onClose }: { post: AdminPost; access: BlogAccess; onClose: (deleted: boolean) => void }) {
+function DeleteDialog({ post, onClose }: { post: AdminPost; onClose: (deleted: boolean) => void }) {
   const [busy, setBusy] = useState(false);
 
   async function confirm() {
     setBusy(true);
     const client = supabaseBrowser();
     try {
-      await deletePost(client, post, access.user.id);
+      await deletePost(client, post);
     } catch (error) {
       console.error(error);
       toast({ title: 'Failed to delete the post. Please try again.', variant: 'destructive' });

@@ -15,7 +15,7 @@ export default function AdminHeader({ user }: { user: User }) {
   async function handleSignOut() {
     setSigningOut(true);
     try {
-      await logActivity(supabaseBrowser(), user.id, 'admin_logout', { timestamp: new Date().toISOString() });
+      await logActivity(supabaseBrowser(), 'admin_logout', { details: { timestamp: new Date().toISOString() } });
     } catch (error) {
       // Signing out must not depend on the log being written.
       console.error(error);

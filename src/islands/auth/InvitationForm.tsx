@@ -2,7 +2,7 @@ import { useEffect, useState, type SubmitEvent } from 'react';
 import { AUTH_MESSAGES, invitationWelcome, type Notice } from '../../lib/auth-messages';
 import { fetchInvitation, requestInvitationAcceptance } from '../../lib/auth-api';
 import type { InvitationDetails } from '../../schemas/auth';
-import { AcceptInvitationSchema, NewPasswordSchema } from '../../schemas/auth';
+import { FullNameSchema, NewPasswordSchema } from '../../schemas/auth';
 import { toast } from '../../stores/toast';
 import { enterWithSession } from './enter-admin';
 import FormField, { fieldErrors, SubmitButton } from './FormField';
@@ -12,8 +12,9 @@ type State = { kind: 'loading' } | { kind: 'problem'; notice: Notice } | { kind:
 const roleLabel = (role: string) => role.charAt(0).toUpperCase() + role.slice(1);
 
 /**
- * `/auth?invite={token}`: shows who invited the person, to which organization and role; they choose a name
- * and password, the account is created and they are signed in (admins to /admin, others to the site).
+ * `/auth?invite={token}`: shows who invited the person, to which organization and role. A new address
+ * chooses a name and password and the account is created; an address that already has an account gives its
+ * password and joins. Either way they are signed in (admins to /admin, others to the site).
  */
 export default function InvitationForm({ token, onSignIn }: { token: string; onSignIn: () => void }) {
   const [state, setState] = useState<State>({ kind: 'loading' });
@@ -33,17 +34,29 @@ export default function InvitationForm({ token, onSignIn }: { token: string; onS
 
   async function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (state.kind !== 'ready') return;
     const form = new FormData(event.currentTarget);
-    const name = AcceptInvitationSchema.shape.full_name.safeParse(form.get('fullName'));
-    const passwords = NewPasswordSchema.safeParse({ newPassword: form.get('newPassword'), confirmPassword: form.get('confirmPassword') });
-    const found = { ...(name.success ? {} : { fullName: name.error.issues[0]?.message ?? 'Full name is required' }), ...(passwords.success ? {} : fieldErrors(passwords.error.issues)) };
-    if (!name.success || !passwords.success) {
-      setErrors(found);
-      return;
+    let fullName: string | undefined;
+    let password: string;
+    if (state.invitation.hasAccount) {
+      password = String(form.get('password') ?? '');
+      if (!password) {
+        setErrors({ password: 'Password is required' });
+        return;
+      }
+    } else {
+      const name = FullNameSchema.safeParse(form.get('fullName'));
+      const passwords = NewPasswordSchema.safeParse({ newPassword: form.get('newPassword'), confirmPassword: form.get('confirmPassword') });
+      if (!name.success || !passwords.success) {
+        setErrors({ ...(name.success ? {} : { fullName: name.error.issues[0]?.message ?? 'Full name is required' }), ...(passwords.success ? {} : fieldErrors(passwords.error.issues)) });
+        return;
+      }
+      fullName = name.data;
+      password = passwords.data.newPassword;
     }
     setErrors({});
     setBusy(true);
-    const result = await requestInvitationAcceptance(token, name.data, passwords.data.newPassword);
+    const result = await requestInvitationAcceptance(token, fullName, password);
     if ('failure' in result) {
       if (result.failure.status === 404 || result.failure.status === 410) setState({ kind: 'problem', notice: result.failure });
       else toast({ title: result.failure.title, description: result.failure.description, variant: 'destructive' });
@@ -81,10 +94,20 @@ export default function InvitationForm({ token, onSignIn }: { token: string; onS
         <strong>{roleLabel(invitation.role)}</strong>.
       </p>
       <FormField label="Email" name="email" type="email" value={invitation.email} readOnly autoComplete="username" />
-      <FormField label="Full Name" name="fullName" autoComplete="name" required error={errors.fullName} disabled={busy} />
-      <FormField label="Password" name="newPassword" type="password" autoComplete="new-password" required error={errors.newPassword} disabled={busy} />
-      <FormField label="Confirm Password" name="confirmPassword" type="password" autoComplete="new-password" required error={errors.confirmPassword} disabled={busy} />
-      <SubmitButton busy={busy} label="Accept Invitation" busyLabel="Creating Account..." />
+      {invitation.hasAccount ? (
+        <>
+          <p className="text-sm text-muted-foreground">This email already has an account. Enter its password to join.</p>
+          <FormField label="Password" name="password" type="password" autoComplete="current-password" required error={errors.password} disabled={busy} />
+          <SubmitButton busy={busy} label="Accept Invitation" busyLabel="Joining..." />
+        </>
+      ) : (
+        <>
+          <FormField label="Full Name" name="fullName" autoComplete="name" required error={errors.fullName} disabled={busy} />
+          <FormField label="Password" name="newPassword" type="password" autoComplete="new-password" required error={errors.newPassword} disabled={busy} />
+          <FormField label="Confirm Password" name="confirmPassword" type="password" autoComplete="new-password" required error={errors.confirmPassword} disabled={busy} />
+          <SubmitButton busy={busy} label="Accept Invitation" busyLabel="Creating Account..." />
+        </>
+      )}
     </form>
   );
 }

@@ -1,6 +1,6 @@
 /**
  * Who is calling an admin function: the bearer token must belong to a live session of an active admin of
- * the organization the request is about. Checked by the database's own helpers (`is_org_admin` under the
+ * the organization the request is about. Checked by the database's own rule (`org_role` under the
  * caller's token), so a terminated session or a deactivated admin is refused at once.
  */
 import { createClient } from '@supabase/supabase-js';
@@ -16,7 +16,8 @@ export interface AdminCaller {
 /** The least role a function requires: `editor` admits editors and admins. */
 export type RequiredRole = 'admin' | 'editor';
 
-const roleCheck = { admin: 'is_org_admin', editor: 'is_org_editor' } as const;
+/** The organization roles that satisfy each requirement. */
+const sufficientRoles: Record<RequiredRole, readonly string[]> = { admin: ['admin'], editor: ['editor', 'admin'] };
 const roleRefusal = {
   admin: 'Admin privileges required for this organization.',
   editor: 'Only editors and admins of this organization can do this.',
@@ -33,8 +34,9 @@ export async function requireOrganizationRole(req: Request, organizationId: stri
   });
   const { data: userData, error: userError } = await client.auth.getUser(token);
   if (userError || !userData.user) throw new HttpError(401, 'Your session has expired. Please log in again.');
-  const { data: allowed, error } = await client.rpc(roleCheck[role], { org: organizationId });
+  // org_role answers null for an inactive profile, a non-member, or a session the sign-in did not vouch for.
+  const { data: actual, error } = await client.rpc('org_role', { org: organizationId });
   if (error) throw new Error(`Checking the ${role} rights of ${userData.user.id} failed: ${error.message}`);
-  if (allowed !== true) throw new HttpError(403, roleRefusal[role]);
+  if (!sufficientRoles[role].includes(actual)) throw new HttpError(403, roleRefusal[role]);
   return { id: userData.user.id, email: userData.user.email ?? '' };
 }

@@ -1,7 +1,7 @@
 /** What the sign-in and invitation functions share: where Auth is, and how they answer. */
 import { publicSupabaseConfig } from '../supabase-config.ts';
 import { serviceSupabaseConfig } from './service-config.ts';
-import type { Notice } from '../auth-messages.ts';
+import { AUTH_MESSAGES, type Notice } from '../auth-messages.ts';
 import type { AuthEndpoint } from './sign-in.ts';
 
 /** Supabase Auth as the functions reach it (the server-side URL, the public anon key). */
@@ -12,6 +12,12 @@ export function authEndpoint(env: Record<string, string | undefined> = process.e
 /** A JSON answer `{ title, message, ...extra }`: the toast the browser shows, plus data for the flow. */
 export function noticeResponse(status: number, notice: Notice, extra: Record<string, unknown> = {}, headers?: HeadersInit): Response {
   return Response.json({ title: notice.title, message: notice.description, ...extra }, { status, headers });
+}
+
+/** 429 'Too Many Attempts', with `retry-after` in seconds until the lockout ends. */
+export function lockedOutResponse(until: Date): Response {
+  const retryAfter = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 1000));
+  return noticeResponse(429, AUTH_MESSAGES.lockedOut, {}, { 'retry-after': String(retryAfter) });
 }
 
 /**

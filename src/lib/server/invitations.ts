@@ -6,8 +6,9 @@ import { createHash } from 'node:crypto';
 import type { Session, SupabaseClient } from '@supabase/supabase-js';
 import type { Role } from '../../schemas/user.ts';
 import type { AcceptInvitation, InvitationDetails, InvitationProblem } from '../../schemas/auth.ts';
-import { recordAttempt, type ClientInfo } from './login-attempts.ts';
-import { passwordSession, type AuthEndpoint } from './sign-in.ts';
+import { logServerActivity } from './activity-log.ts';
+import type { ClientInfo } from './login-attempts.ts';
+import { signIn, type AuthEndpoint } from './sign-in.ts';
 
 /** The hex SHA-256 stored for a token (the same as SQL `encode(digest(token, 'sha256'), 'hex')`). */
 export function hashInvitationToken(token: string): string {
@@ -61,20 +62,40 @@ export async function findInvitation(
       organization: row.organization,
       invitedBy: row.inviter ? row.inviter.full_name || row.inviter.email : null,
       expiresAt: row.expires_at,
+      hasAccount: (await accountIdByEmail(service, row.email)) !== null,
     },
   };
+}
+
+/** The id of the account an address already has, or null. */
+async function accountIdByEmail(service: SupabaseClient, email: string): Promise<string | null> {
+  const { data, error } = await service.from('profiles').select('id').eq('email', email.toLowerCase()).maybeSingle<{ id: string }>();
+  if (error) throw new Error(`Looking up the account of ${email} failed: ${error.message}`);
+  return data?.id ?? null;
 }
 
 /** What accepting came to. */
 export type AcceptOutcome =
   | { kind: 'accepted'; session: Session; role: Role; organization: { id: string; name: string } }
-  | { kind: InvitationProblem | 'account-exists' };
+  /** A new account needs a name (and a password following the rules: checked by the schema). */
+  | { kind: 'name-required' }
+  /** The address has an account and the password given is not its password. */
+  | { kind: 'wrong-password' }
+  /** Too many wrong passwords from this address for this account: try again later. */
+  | { kind: 'locked'; until: Date }
+  | { kind: InvitationProblem };
 
 /**
- * Accepts an invitation: marks it used (one conditional UPDATE, so two concurrent accepts cannot both win,
- * and an expired or used one is never taken), creates the confirmed account in the invitation's
- * organization with its role, and signs the person in. When the account cannot be created the invitation
- * is released again.
+ * Accepts an invitation, the only way anyone joins an organization of their own accord:
+ * 1. the invitation is marked used (one conditional UPDATE, so two concurrent accepts cannot both win, and an
+ *    expired or used one is never taken);
+ * 2. a new address gets its confirmed account, placed in the invitation's organization with its role through
+ *    app metadata (which only the service role writes; the new-user trigger reads it);
+ *    an address that already has an account must give that account's password instead: the person proves
+ *    it is theirs, and the membership is added;
+ * 3. the person is signed in through the sign-in path (lockout, attempt record, vouched-for session), and
+ *    `invitation_accepted` is logged.
+ * Whenever no account was created or joined, the invitation is released again: a failed try never uses it up.
  */
 export async function acceptInvitation(
   service: SupabaseClient,
@@ -98,38 +119,63 @@ export async function acceptInvitation(
     return { kind: found.kind === 'valid' ? 'used' : found.kind };
   }
   const invitation = claimed.data;
-
-  const created = await service.auth.admin.createUser({
-    email: invitation.email,
-    password: input.password,
-    email_confirm: true,
-    user_metadata: { full_name: input.full_name },
-    // App metadata is trusted (only the service role sets it): the new-user trigger takes the organization
-    // and role from it.
-    app_metadata: { organization_id: invitation.organization_id, role: invitation.role },
-  });
-  if (created.error || !created.data.user) {
+  const release = async () => {
     const released = await service.from('user_invitations').update({ used_at: null }).eq('id', invitation.id).eq('used_at', usedAt);
     if (released.error) throw new Error(`Releasing invitation ${invitation.id} failed: ${released.error.message}`);
-    if (created.error?.status === 422 || created.error?.code === 'email_exists') return { kind: 'account-exists' };
-    throw new Error(`Creating the account for invitation ${invitation.id} failed: ${created.error?.message}`);
+  };
+
+  // Set once the person has an account in the organization: from then on the invitation stays used.
+  let joined = false;
+  try {
+    const existing = await accountIdByEmail(service, invitation.email);
+    if (!existing) {
+      if (!input.full_name) {
+        await release();
+        return { kind: 'name-required' };
+      }
+      const created = await service.auth.admin.createUser({
+        email: invitation.email,
+        password: input.password,
+        email_confirm: true,
+        user_metadata: { full_name: input.full_name },
+        app_metadata: { organization_id: invitation.organization_id, role: invitation.role },
+      });
+      if (created.error || !created.data.user) throw new Error(`Creating the account failed: ${created.error?.message}`);
+      joined = true;
+    }
+
+    const signedIn = await signIn(service, auth, { email: invitation.email, password: input.password, area: 'blog' }, client);
+    if (signedIn.kind !== 'granted') {
+      if (!joined) await release();
+      if (signedIn.kind === 'locked') return { kind: 'locked', until: signedIn.until };
+      if (existing) return { kind: 'wrong-password' };
+      throw new Error(`Signing in the new account of invitation ${invitation.id} failed (${signedIn.kind})`);
+    }
+    const userId = signedIn.session.user.id;
+    if (existing) {
+      // Already a member (invited twice, say): the role they have stays.
+      const added = await service
+        .from('organization_memberships')
+        .upsert(
+          { user_id: userId, organization_id: invitation.organization_id, role: invitation.role },
+          { onConflict: 'user_id,organization_id', ignoreDuplicates: true },
+        );
+      if (added.error) throw new Error(`Adding ${userId} to ${invitation.organization_id} failed: ${added.error.message}`);
+      joined = true;
+    }
+    await logServerActivity(service, {
+      userId,
+      organizationId: invitation.organization_id,
+      action: 'invitation_accepted',
+      details: { invitation_id: invitation.id, role: invitation.role, existing_account: existing !== null },
+    });
+    const organization = await service.from('organizations').select('id, name').eq('id', invitation.organization_id).single();
+    if (organization.error) throw new Error(`Reading organization ${invitation.organization_id} failed: ${organization.error.message}`);
+    return { kind: 'accepted', session: signedIn.session, role: invitation.role, organization: organization.data };
+  } catch (error) {
+    if (!joined) await release();
+    throw error;
   }
-  const userId = created.data.user.id;
-
-  const logged = await service.rpc('log_user_activity', {
-    p_user_id: userId,
-    p_action: 'invitation_accepted',
-    p_details: { invitation_id: invitation.id, role: invitation.role },
-  });
-  if (logged.error) throw new Error(`Logging invitation_accepted for ${userId} failed: ${logged.error.message}`);
-
-  const session = await passwordSession(auth, { email: invitation.email, password: input.password }, client);
-  if (!session) throw new Error(`Signing in the new account ${userId} failed`);
-  await recordAttempt(service, { email: invitation.email, success: true, client });
-
-  const organization = await service.from('organizations').select('id, name').eq('id', invitation.organization_id).single();
-  if (organization.error) throw new Error(`Reading organization ${invitation.organization_id} failed: ${organization.error.message}`);
-  return { kind: 'accepted', session, role: invitation.role, organization: organization.data };
 }
 
 /** How long a new invitation stays valid (the column default says the same). */

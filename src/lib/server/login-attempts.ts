@@ -1,18 +1,18 @@
 /**
- * Sign-in attempts (`public.login_attempts`): recording them with the real client address, and the lockout
- * rule computed from them. Only the service role writes this table, so these run in functions.
+ * Sign-in attempts (`public.login_attempts`) and the lockout. The rule lives in SQL, in one place, and is
+ * checked and recorded atomically (`begin_sign_in` / `finish_sign_in`, migration
+ * 20261123000300_sign_in_attempts.sql): 5 wrong passwords for one e-mail from one client address within 15
+ * minutes lock that pair for 15 minutes; 30 from one address, whatever the accounts, lock the address.
+ * Only the service role writes the table, so this runs in functions.
  */
 import { isIP } from 'node:net';
 import type { SupabaseClient } from '@supabase/supabase-js';
-
-/** After this many credential failures within LOCKOUT_WINDOW_MS, an address is refused for LOCKOUT_DURATION_MS. */
-export const LOCKOUT_MAX_FAILURES = 5;
-export const LOCKOUT_WINDOW_MS = 15 * 60_000;
-export const LOCKOUT_DURATION_MS = 15 * 60_000;
+import type { SignInArea } from '../../schemas/auth.ts';
 
 /**
- * Why an attempt failed, as stored in `failure_reason`. Only INVALID_CREDENTIALS counts towards the lockout:
- * the privilege reasons follow a correct password, and refusals during a lockout must not extend it.
+ * Why an attempt failed, as stored in `failure_reason` (private.sign_in_failure in SQL says the same). Only
+ * INVALID_CREDENTIALS counts towards the lockout: the privilege reasons follow a correct password, and
+ * refusals during a lockout must not extend it.
  */
 export const FAILURE_REASONS = {
   invalidCredentials: 'Invalid login credentials',
@@ -29,75 +29,48 @@ export interface ClientInfo {
   userAgent: string | null;
 }
 
-/** One stored attempt, as the lockout rule reads it. */
-export interface AttemptRow {
-  success: boolean;
-  failure_reason: string | null;
-  created_at: string;
-}
-
 /**
- * The moment an address may try again, or null when it is not locked: locked while the last
- * LOCKOUT_MAX_FAILURES credential failures (with no success or correct password in between) happened within
- * LOCKOUT_WINDOW_MS of each other and the newest is less than LOCKOUT_DURATION_MS old.
- * `attempts` are newest first; refusals during a lockout are ignored.
+ * Step 1 of a sign-in: records the attempt (as a failure until `finishAttempt` says otherwise) unless the
+ * e-mail and address, or the address alone, are locked out. Answers the attempt's id, or until when the
+ * lockout lasts.
  */
-export function lockedUntil(attempts: readonly AttemptRow[], now: Date): Date | null {
-  const failures: number[] = [];
-  for (const attempt of attempts) {
-    if (attempt.failure_reason === FAILURE_REASONS.lockedOut) continue;
-    if (attempt.success || attempt.failure_reason !== FAILURE_REASONS.invalidCredentials) break;
-    failures.push(Date.parse(attempt.created_at));
-    if (failures.length === LOCKOUT_MAX_FAILURES) break;
-  }
-  if (failures.length < LOCKOUT_MAX_FAILURES) return null;
-  const newest = failures[0]!;
-  const oldest = failures[failures.length - 1]!;
-  if (newest - oldest > LOCKOUT_WINDOW_MS) return null;
-  const until = newest + LOCKOUT_DURATION_MS;
-  return until > now.getTime() ? new Date(until) : null;
-}
-
-/** The attempts that can still matter for the lockout rule, newest first (addresses are stored lower-cased). */
-export async function recentAttempts(service: SupabaseClient, email: string, now: Date): Promise<AttemptRow[]> {
-  const since = new Date(now.getTime() - LOCKOUT_WINDOW_MS - LOCKOUT_DURATION_MS).toISOString();
-  const { data, error } = await service
-    .from('login_attempts')
-    .select('success, failure_reason, created_at')
-    .eq('email', email.toLowerCase())
-    .gte('created_at', since)
-    .order('created_at', { ascending: false })
-    .limit(100);
-  if (error) throw new Error(`Reading sign-in attempts failed: ${error.message}`);
-  return data ?? [];
-}
-
-/** Stores one attempt. The password is never part of it. */
-export async function recordAttempt(
+export async function beginAttempt(
   service: SupabaseClient,
-  attempt: { email: string; success: boolean; failureReason?: FailureReason; client: ClientInfo },
-): Promise<void> {
-  const { error } = await service.from('login_attempts').insert({
-    email: attempt.email.toLowerCase().slice(0, 254),
-    success: attempt.success,
-    failure_reason: attempt.failureReason ?? null,
-    ip_address: attempt.client.ip,
-    user_agent: attempt.client.userAgent?.slice(0, 1000) ?? null,
-  });
+  email: string,
+  client: ClientInfo,
+): Promise<{ attemptId: string } | { lockedUntil: Date }> {
+  const { data, error } = await service.rpc('begin_sign_in', { p_email: email, p_ip: client.ip, p_user_agent: client.userAgent });
   if (error) throw new Error(`Recording the sign-in attempt failed: ${error.message}`);
+  const answer = data as { attempt_id?: string; locked_until?: string };
+  return answer.locked_until ? { lockedUntil: new Date(answer.locked_until) } : { attemptId: answer.attempt_id as string };
 }
 
 /**
- * The client's address and user agent: Netlify's `x-nf-client-connection-ip`, else the first
- * `x-forwarded-for` entry, else the function context's `ip`. Anything that is not an IP address is dropped
- * (the column is `inet`), so a forged header cannot break the insert.
+ * Step 2, after Supabase Auth accepted the password: the area's rule decides, and an allowed sign-in is
+ * recorded as a success, its session vouched for (only such sessions read data), logged, and last_login set.
+ */
+export async function finishAttempt(
+  service: SupabaseClient,
+  attempt: { attemptId: string; userId: string; sessionId: string; area: SignInArea },
+): Promise<'granted' | 'not-allowed'> {
+  const { data, error } = await service.rpc('finish_sign_in', {
+    p_attempt_id: attempt.attemptId,
+    p_user_id: attempt.userId,
+    p_session_id: attempt.sessionId,
+    p_area: attempt.area,
+  });
+  if (error) throw new Error(`Completing the sign-in of ${attempt.userId} failed: ${error.message}`);
+  return data as 'granted' | 'not-allowed';
+}
+
+/**
+ * The client's address and user agent. The lockout keys on the address, so it must be one the client cannot
+ * choose: the function context's `ip` (Netlify's view of the connection), else `x-nf-client-connection-ip`,
+ * which Netlify's edge sets. `x-forwarded-for` is never read: its first entry is whatever the client sent.
+ * Anything that is not an IP address is dropped (the column is `inet`).
  */
 export function clientInfoFrom(headers: Headers, contextIp?: string | null): ClientInfo {
-  const candidates = [
-    headers.get('x-nf-client-connection-ip'),
-    headers.get('x-forwarded-for')?.split(',')[0],
-    contextIp,
-  ];
+  const candidates = [contextIp, headers.get('x-nf-client-connection-ip')];
   const ip = candidates.map((value) => value?.trim() ?? '').find((value) => isIP(value) !== 0) ?? null;
   return { ip, userAgent: headers.get('user-agent') };
 }

@@ -95,6 +95,12 @@ export function sendRebuildBatches(client: SupabaseClient, batches: RebuildBatch
 }
 
 async function sendBatch(client: SupabaseClient, batch: RebuildBatch, env: Env): Promise<FlushedBatch> {
+  if (batch.build_hook_url && isLoopbackUrl(batch.build_hook_url) && !isLocalBackend(env)) {
+    // The database accepts loopback hooks for local development; a hosted deployment never calls its own host.
+    const reason = 'A loopback build hook is only used with a local backend';
+    await recordOutcome(client, batch.batch_id, { status: 'skipped', attempts: 0, error: reason });
+    return { ...batch, outcome: 'skipped', error: reason };
+  }
   if (batch.build_hook_url) {
     const { attempts, error } = await callBuildHook(batch, env);
     const outcome = error ? 'failed' : 'succeeded';
@@ -133,7 +139,11 @@ async function callBuildHook(batch: RebuildBatch, env: Env): Promise<{ attempts:
 
 /** True when the functions talk to a backend on this machine, i.e. local development. */
 function isLocalBackend(env: Env): boolean {
-  const { hostname } = new URL(serviceSupabaseConfig(env).url);
+  return isLoopbackUrl(serviceSupabaseConfig(env).url);
+}
+
+function isLoopbackUrl(url: string): boolean {
+  const { hostname } = new URL(url);
   return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
 }
 

@@ -1,12 +1,14 @@
 /**
- * Sign-in on the server (used by `POST /api/auth/sign-in`): lockout, password check with Supabase Auth,
- * the rule of the area asked for (the dashboard: active admins; blog management: active members), and the
- * records every attempt leaves (login_attempts, activity log, last_login). The browser adopts the returned session with `auth.setSession`.
+ * Sign-in on the server (used by `POST /api/auth/sign-in`, and by the invitation and password-reset flows):
+ * the lockout, the password check with Supabase Auth, the rule of the area asked for (the dashboard: active
+ * admins; blog management: active members), and the records every attempt leaves. Only a session that
+ * passed through here is vouched for in the database (private.trusted_sessions) and may read data; one
+ * taken straight from Supabase Auth's token endpoint reads nothing. The browser adopts the returned session
+ * with `auth.setSession`.
  */
 import { createClient, isAuthApiError, type Session, type SupabaseClient } from '@supabase/supabase-js';
 import type { SignInArea } from '../../schemas/auth.ts';
-import { isActiveAdmin, isActiveMember, readAccessProfile } from '../admin-access.ts';
-import { FAILURE_REASONS, lockedUntil, recentAttempts, recordAttempt, type ClientInfo } from './login-attempts.ts';
+import { beginAttempt, finishAttempt, type ClientInfo } from './login-attempts.ts';
 
 /** What a sign-in came to. */
 export type SignInOutcome =
@@ -31,33 +33,35 @@ export async function signIn(
   auth: AuthEndpoint,
   credentials: { email: string; password: string; area?: SignInArea },
   client: ClientInfo,
-  now: Date = new Date(),
 ): Promise<SignInOutcome> {
   const { email, area = 'admin' } = credentials;
-  const until = lockedUntil(await recentAttempts(service, email, now), now);
-  if (until) {
-    await recordAttempt(service, { email, success: false, failureReason: FAILURE_REASONS.lockedOut, client });
-    return { kind: 'locked', until };
-  }
+  const attempt = await beginAttempt(service, email, client);
+  if ('lockedUntil' in attempt) return { kind: 'locked', until: attempt.lockedUntil };
 
   const session = await passwordSession(auth, { email, password: credentials.password }, client);
-  if (!session) {
-    await recordAttempt(service, { email, success: false, failureReason: FAILURE_REASONS.invalidCredentials, client });
-    return { kind: 'denied' };
-  }
+  if (!session) return { kind: 'denied' };
 
-  const userId = session.user.id;
-  const profile = await readAccessProfile(service, userId);
-  if (!(area === 'admin' ? isActiveAdmin(profile) : isActiveMember(profile))) {
+  try {
+    const verdict = await finishAttempt(service, {
+      attemptId: attempt.attemptId,
+      userId: session.user.id,
+      sessionId: sessionIdOf(session),
+      area,
+    });
+    if (verdict === 'granted') return { kind: 'granted', session };
+  } catch (error) {
     await endSession(service, session);
-    const failureReason = profile?.role === 'admin' || area === 'blog' ? FAILURE_REASONS.inactive : FAILURE_REASONS.notAdmin;
-    await recordAttempt(service, { email, success: false, failureReason, client });
-    return { kind: 'not-allowed' };
+    throw error;
   }
+  await endSession(service, session);
+  return { kind: 'not-allowed' };
+}
 
-  await recordAttempt(service, { email, success: true, client });
-  await recordLogin(service, userId, profile?.role === 'admin' ? 'admin_login_success' : 'login_success', client);
-  return { kind: 'granted', session };
+/** The auth session an access token names (its `session_id` claim): our own Auth server's answer, so trusted. */
+function sessionIdOf(session: Session): string {
+  const payload = JSON.parse(Buffer.from(session.access_token.split('.')[1] ?? '', 'base64url').toString('utf8'));
+  if (typeof payload.session_id !== 'string') throw new Error('The access token names no session');
+  return payload.session_id;
 }
 
 /**
@@ -89,16 +93,4 @@ export async function passwordSession(
 async function endSession(service: SupabaseClient, session: Session): Promise<void> {
   const { error } = await service.auth.admin.signOut(session.access_token, 'local');
   if (error) throw new Error(`Ending the session of ${session.user.id} failed: ${error.message}`);
-}
-
-/** The login in the activity log (`admin_login_success` for admins, `login_success` for others) and last_login. */
-async function recordLogin(service: SupabaseClient, userId: string, action: string, client: ClientInfo): Promise<void> {
-  const logged = await service.rpc('log_user_activity', {
-    p_user_id: userId,
-    p_action: action,
-    p_details: { ip_address: client.ip, user_agent: client.userAgent },
-  });
-  if (logged.error) throw new Error(`Logging ${action} for ${userId} failed: ${logged.error.message}`);
-  const updated = await service.from('profiles').update({ last_login: new Date().toISOString() }).eq('id', userId);
-  if (updated.error) throw new Error(`Updating last_login of ${userId} failed: ${updated.error.message}`);
 }

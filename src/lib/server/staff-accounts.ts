@@ -4,6 +4,7 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { CreateUser } from '../../schemas/user.ts';
+import { logServerActivity } from './activity-log.ts';
 
 /**
  * The create-user sequence, with the service client: the account (email confirmed, placed in the
@@ -31,14 +32,14 @@ export async function createStaffAccount(
       .update({ full_name: input.full_name, role: input.role, bio: input.bio ?? null, phone: input.phone ?? null, organization_id: organizationId })
       .eq('id', id);
     if (profileError) throw new Error(`Saving the profile failed: ${profileError.message}`);
-    const { error: logError } = await service.rpc('log_user_activity', {
-      p_user_id: admin.id,
-      p_action: 'user_created_by_admin',
-      p_details: { created_user_id: id, created_user_email: input.email, role: input.role, organization_id: organizationId },
-      p_resource_type: 'user',
-      p_resource_id: id,
+    await logServerActivity(service, {
+      userId: admin.id,
+      organizationId,
+      action: 'user_created_by_admin',
+      details: { created_user_id: id, created_user_email: input.email, role: input.role },
+      resourceType: 'user',
+      resourceId: id,
     });
-    if (logError) throw new Error(`Logging the creation failed: ${logError.message}`);
     const { error: mailError } = await service.auth.resetPasswordForEmail(input.email, { redirectTo: `${siteUrl}/auth` });
     if (mailError) throw new Error(`Sending the password reset mail failed: ${mailError.message}`);
   } catch (stepError) {

@@ -12,8 +12,10 @@ import {
   type RpcShape, type Statement,
 } from './statements.ts';
 
-/** The schema PostgREST exposes (Supabase's default `db-schemas`). */
+/** The schema PostgREST exposes (Supabase's default `db-schemas`, supabase/config.toml `[api] schemas`). */
 const EXPOSED_SCHEMA = 'public';
+/** Every schema a client may name in Accept-Profile / Content-Profile; graphql_public has nothing we serve. */
+const PROFILE_SCHEMAS = [EXPOSED_SCHEMA, 'graphql_public'];
 const ROLES = new Set(['anon', 'authenticated', 'service_role']);
 const OBJECT_MEDIA_TYPE = 'application/vnd.pgrst.object+json';
 
@@ -54,6 +56,20 @@ async function readJsonBody(req: Request): Promise<unknown> {
   }
 }
 
+/** PostgREST refuses a request that names a schema it does not expose (private helpers stay unreachable). */
+function checkProfile(req: Request): void {
+  for (const header of ['accept-profile', 'content-profile']) {
+    const named = req.headers.get(header);
+    if (named !== null && !PROFILE_SCHEMAS.includes(named)) {
+      throw new ApiError(406, {
+        code: 'PGRST106',
+        message: `Invalid schema: ${named}`,
+        hint: `Only the following schemas are exposed: ${PROFILE_SCHEMAS.join(', ')}`,
+      });
+    }
+  }
+}
+
 /** What the SQL answered, before it becomes an HTTP response. */
 type Outcome = { total: number | null; pageTotal: number; body: string | null };
 
@@ -66,6 +82,7 @@ async function handleRequest(pool: pg.Pool, cache: SchemaCache, req: Request, au
   const wantsObject = (req.headers.get('accept') ?? '').includes(OBJECT_MEDIA_TYPE);
   const withCount = ['exact', 'planned', 'estimated'].includes(prefer.count ?? '');
   const representation = prefer.return === 'representation';
+  checkProfile(req);
 
   if (segments.length === 2 && first === 'rpc') {
     if (!['GET', 'HEAD', 'POST'].includes(method)) throw methodNotAllowed(method);

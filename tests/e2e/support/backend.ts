@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createClient } from '@supabase/supabase-js';
+import { signIn } from '../../../src/lib/server/sign-in.ts';
 import { sessionStorageKey } from '../../../src/lib/supabase-config.ts';
 import { LOCAL_SUPABASE } from '../../../src/lib/server/service-config.ts';
 
@@ -68,14 +69,15 @@ export async function createInvitation(role: 'admin' | 'editor' | 'viewer') {
   return { token, email, id: data.id as string };
 }
 
-/** A password session for a user, to put into the browser's storage as supabase-js keeps it. */
+/**
+ * A session for a user, to put into the browser's storage as supabase-js keeps it: made by the app's own
+ * sign-in path (src/lib/server/sign-in.ts), since only sessions it vouches for read data.
+ */
 export async function passwordSession(email: string) {
-  const anon = createClient(backendUrl, process.env.PUBLIC_SUPABASE_ANON_KEY || LOCAL_SUPABASE.anonKey, {
-    auth: { persistSession: false, autoRefreshToken: false },
-  });
-  const { data, error } = await anon.auth.signInWithPassword({ email, password: PASSWORD });
-  if (error || !data.session) throw new Error(`signing in ${email} failed: ${error?.message}`);
-  return data.session;
+  const auth = { url: backendUrl, anonKey: process.env.PUBLIC_SUPABASE_ANON_KEY || LOCAL_SUPABASE.anonKey };
+  const outcome = await signIn(service, auth, { email, password: PASSWORD, area: 'blog' }, { ip: null, userAgent: 'e2e-tests' });
+  if (outcome.kind !== 'granted') throw new Error(`signing in ${email} failed: ${outcome.kind}`);
+  return outcome.session;
 }
 
 /** supabase-js's localStorage key for this backend (`sb-<first label of the host>-auth-token`). */

@@ -1,6 +1,7 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import { LOCAL_SUPABASE } from '../../../src/lib/server/service-config.ts';
+import { signIn } from '../../../src/lib/server/sign-in.ts';
 
 /** Where the backend under test is: env variables, else the local backend's defaults. */
 export const backend = {
@@ -34,11 +35,24 @@ const clientOptions = { auth: { persistSession: false, autoRefreshToken: false }
 export const anonClient = (): SupabaseClient => createClient(backend.url, backend.anonKey, clientOptions);
 export const serviceClient = (): SupabaseClient => createClient(backend.url, backend.serviceRoleKey, clientOptions);
 
-/** A client signed in as the given user (a new session each call). */
+/**
+ * A client signed in as the given user (a new session each call), through the sign-in path the app uses
+ * (src/lib/server/sign-in.ts): only sessions it vouches for read data. Blog area: any active member.
+ */
 export async function signedInClient(email: string, password: string = seed.password): Promise<SupabaseClient> {
+  const outcome = await signIn(serviceClient(), backend, { email, password, area: 'blog' }, { ip: null, userAgent: 'integration-tests' });
+  if (outcome.kind !== 'granted') throw new Error(`sign-in as ${email} failed: ${outcome.kind}`);
+  const client = anonClient();
+  const { error } = await client.auth.setSession(outcome.session);
+  if (error) throw new Error(`adopting the session of ${email} failed: ${error.message}`);
+  return client;
+}
+
+/** A client holding a session taken straight from Supabase Auth's token endpoint, as an attacker would. */
+export async function directTokenClient(email: string, password: string = seed.password): Promise<SupabaseClient> {
   const client = anonClient();
   const { error } = await client.auth.signInWithPassword({ email, password });
-  if (error) throw new Error(`sign-in as ${email} failed: ${error.message}`);
+  if (error) throw new Error(`direct sign-in as ${email} failed: ${error.message}`);
   return client;
 }
 

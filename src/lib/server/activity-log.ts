@@ -1,0 +1,31 @@
+/**
+ * What the server itself records in the activity log (service role): accepted invitations, accounts created
+ * by admins. Signed-in users log their own actions through `log_user_activity` (src/lib/activity.ts); the
+ * sign-in itself is logged by the database (finish_sign_in).
+ */
+import type { SupabaseClient } from '@supabase/supabase-js';
+
+/** One server-side activity entry. */
+export interface ServerActivity {
+  /** Who did it (the actor). */
+  userId: string;
+  /** The organization it happened in (the admin scope of the audit log). */
+  organizationId: string;
+  action: 'invitation_accepted' | 'user_created_by_admin';
+  details?: Record<string, unknown>;
+  resourceType?: string;
+  resourceId?: string;
+}
+
+/** Writes the entry; throws with context when the database refuses it. */
+export async function logServerActivity(service: SupabaseClient, entry: ServerActivity): Promise<void> {
+  const { error } = await service.from('user_activity_logs').insert({
+    user_id: entry.userId,
+    organization_id: entry.organizationId,
+    action: entry.action,
+    details: entry.details ?? {},
+    resource_type: entry.resourceType ?? null,
+    resource_id: entry.resourceId ?? null,
+  });
+  if (error) throw new Error(`Logging ${entry.action} for ${entry.userId} failed: ${error.message}`);
+}
