@@ -59,7 +59,8 @@ test('a single role change updates the user and is logged', async ({ page }) => 
   await expect(page.getByLabel(`Role of ${target.email}`)).toHaveValue('editor');
   expect(await profilesOf([target.id])).toEqual([{ role: 'editor', is_active: true }]);
   const { data: log } = await service.from('user_activity_logs').select('user_id, action, details').eq('resource_id', target.id);
-  expect(log).toEqual([{ user_id: target.id, action: 'role_changed', details: expect.objectContaining({ new_role: 'editor', changed_by: SEED_ADMIN_ID }) }]);
+  // The admin is the actor; the user is what the entry is about.
+  expect(log).toEqual([{ user_id: SEED_ADMIN_ID, action: 'role_changed', details: expect.objectContaining({ new_role: 'editor', changed_by: SEED_ADMIN_ID }) }]);
 });
 
 test('the last active admin cannot be deactivated: the refusal is explained and the switch stays on', async ({ page }) => {
