@@ -70,7 +70,7 @@ describe('a delivery with a valid token', () => {
     expect(post.content).not.toMatch(/script|onerror|javascript:|document\.cookie/i);
     expect(post.content).toContain('<img src="https://cdn.example.com/map.png" alt="Map" />');
     expect(post.content).toContain('<a href="https://example.com/guide">guide</a>');
-    expect(post.content).toContain('<iframe src="https://www.youtube.com/embed/abc123" title="Walkthrough"></iframe>');
+    expect(post.content).toContain('<iframe src="https://www.youtube.com/embed/abc123" title="Walkthrough" referrerpolicy="strict-origin-when-cross-origin" loading="lazy"></iframe>');
 
     const deliveries = must(await db.from('webhook_deliveries').select('status_code, post_id, error').eq('slug', slug), 'deliveries');
     expect(deliveries).toEqual([{ status_code: 201, post_id: postId, error: null }]);
