@@ -19,8 +19,8 @@ function tagsOf(html: string): { tag: string; attributes: [string, string][] }[]
       .replace(/&gt;/g, '>')
       .replace(/&amp;/g, '&');
   return [...html.matchAll(/<([a-zA-Z][^\s/>]*)((?:\s+[^\s=/>]+(?:="[^"]*")?)*)\s*\/?>/g)].map(([, tag, attributes]) => ({
-    tag: tag.toLowerCase(),
-    attributes: [...(attributes ?? '').matchAll(/\s+([^\s=/>]+)(?:="([^"]*)")?/g)].map(([, name, value]) => [name.toLowerCase(), decode(value ?? '')]),
+    tag: (tag ?? '').toLowerCase(),
+    attributes: [...(attributes ?? '').matchAll(/\s+([^\s=/>]+)(?:="([^"]*)")?/g)].map(([, name, value]) => [(name ?? '').toLowerCase(), decode(value ?? '')]),
   }));
 }
 
