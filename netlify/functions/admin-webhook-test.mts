@@ -9,7 +9,9 @@ import { DeliveryProblem, receiveDelivery } from '../../src/lib/server/webhook-d
  * POST /api/admin/webhook-test `{ organization_id, payload }`: the ZimmWriter tab's test form. The token is
  * stored only as a hash, so the browser cannot call the real webhook URL; instead an active admin's payload
  * goes through the webhook's own delivery path (same sanitizing, upsert, delivery log and rebuild) and the
- * answer is the webhook's: `{ post_id, status, url }` (201 new, 200 updated), or `{ message }`.
+ * answer is the webhook's: `{ post_id, status, url }` (201 new, 200 updated), or `{ message, details? }`
+ * for a refused payload. A post the database could not store is a 500 with a generic message and the
+ * reference its delivery record shows (adminEndpoint).
  */
 export default (req: Request): Promise<Response> =>
   adminEndpoint(req, WebhookTestRequestSchema, 'Webhook test', async ({ organization_id, payload }) => {

@@ -1,12 +1,13 @@
 import type { Config } from '@netlify/functions';
 import { subscribeToNewsletter } from '../../src/lib/newsletter.ts';
 import { NEWSLETTER_MAX_BYTES, NewsletterSignupSchema } from '../../src/schemas/newsletter.ts';
-import { HttpError, message, readJson } from '../../src/lib/server/http.ts';
+import { HttpError, message, readJson, serverError } from '../../src/lib/server/http.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 
 /**
  * POST /api/newsletter `{ email, organization }`: subscribes an address to the organization's newsletter.
- * 201 new, 200 already subscribed (no second row), 400 invalid, 404 unknown organization, 413 too large.
+ * 201 new, 200 already subscribed (no second row), 400 invalid, 404 unknown organization, 413 too large,
+ * 500 with a generic message and a reference (the database's text only in the log).
  */
 export default async (req: Request) => {
   try {
@@ -23,8 +24,7 @@ export default async (req: Request) => {
     }
   } catch (error) {
     if (error instanceof HttpError) return message(error.status, error.message);
-    console.error('newsletter sign-up failed', error);
-    return message(500, 'Subscribing failed. Please try again later.');
+    return serverError('Subscribing failed. Please try again later.', error);
   }
 };
 

@@ -1,4 +1,5 @@
 import type { Config } from '@netlify/functions';
+import { serverError } from '../../src/lib/server/http.ts';
 import { flushDueRebuilds, requestRebuild } from '../../src/lib/server/rebuilds.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 
@@ -8,6 +9,15 @@ import { serviceClient } from '../../src/lib/server/service-client.ts';
  * src/lib/server/rebuilds.ts for why the flush lives here). Answers a summary, for logs and tests.
  */
 export default async (_req: Request): Promise<Response> => {
+  try {
+    return await publishAndRebuild();
+  } catch (error) {
+    // The run fails visibly (500 in the function log) without handing Postgres' text to whoever called it.
+    return serverError('publish-scheduled failed', error);
+  }
+};
+
+async function publishAndRebuild(): Promise<Response> {
   const client = serviceClient();
   const { data: published, error } = await client.rpc('publish_due_posts');
   if (error) throw new Error(`publish-scheduled: publish_due_posts failed: ${error.message}`);
@@ -34,6 +44,6 @@ export default async (_req: Request): Promise<Response> => {
       batch_id, organization_slug, request_count, outcome, error: batchError,
     })),
   });
-};
+}
 
 export const config: Config = { schedule: '* * * * *' };

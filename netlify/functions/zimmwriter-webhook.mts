@@ -1,10 +1,10 @@
 import type { Config } from '@netlify/functions';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
-import { WebhookPayloadSchema } from '../../src/schemas/webhook.ts';
-import { readJson } from '../../src/lib/server/http.ts';
+import { WebhookPayloadSchema, WebhookTokenSchema } from '../../src/schemas/webhook.ts';
+import { HttpError, readJson, serverError } from '../../src/lib/server/http.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
-import { asDeliveryProblem, type Delivery, DeliveryProblem, receiveDelivery } from '../../src/lib/server/webhook-delivery.ts';
+import { type Delivery, DeliveryProblem, receiveDelivery, webhookOrganizationId } from '../../src/lib/server/webhook-delivery.ts';
 
 /** Netlify's own limit for a synchronous function's request body. */
 export const MAX_BODY_BYTES = 6_000_000;
@@ -14,39 +14,49 @@ function answer(status: number, text: string, details?: unknown, headers?: Heade
   return Response.json(details === undefined ? { message: text } : { message: text, details }, { status, headers });
 }
 
+/** The one answer to every token that names no organization, whatever its shape and whatever the body. */
+const unknownToken = () => answer(404, 'Unknown webhook token');
+
 /**
  * POST /api/webhooks/zimmwriter/{token}: the writing tool delivers a finished article. The token names the
  * organization; the post is created or, for a slug seen before, updated (201 / 200 with
  * `{ post_id, status, url }`); a published post requests a rebuild of the site. Every delivery of a known
  * organization is recorded in webhook_deliveries, failures included.
  *
- * The body is read, validated and sanitized before the token is checked: the check and every write are one
- * call to Postgres (receive_webhook_delivery). An unknown token is answered 404 after the same work as a
- * known one, with nothing written.
+ * The token is checked before anything else: an unknown one costs one lookup (organization_for_webhook_token)
+ * and is answered 404 with the body never read, parsed, rendered or sanitized, and nothing written. A known
+ * token's delivery then makes one call for all its writes (receive_webhook_delivery, which checks the token
+ * again in its transaction). A failure on our side answers 500 with a generic message and a reference; the
+ * details go to the log (and, for the delivery, to its record in the delivery log).
  */
 export default async (req: Request): Promise<Response> => {
   if (req.method !== 'POST') return answer(405, `Method ${req.method} not allowed: deliveries are POSTed`, undefined, { Allow: 'POST' });
-  const token = tokenFrom(req);
-  // Not a token rotate_webhook_token (or the seed) could have made: no need to ask the database.
-  if (token.length < 16 || token.length > 200) return answer(404, 'Unknown webhook token');
-  let delivery: Delivery;
+  const token = WebhookTokenSchema.safeParse(tokenFrom(req));
+  if (!token.success) return unknownToken();
   try {
-    const parsed = WebhookPayloadSchema.safeParse(await readJson(req, { maxBytes: MAX_BODY_BYTES }));
-    delivery = parsed.success ? { payload: parsed.data } : { refused: new DeliveryProblem(422, 'Invalid payload', problemsOf(parsed.error)) };
-  } catch (error) {
-    delivery = { refused: asDeliveryProblem(error) };
-  }
-  try {
-    const post = await receiveDelivery(webhookClient(), { token }, delivery);
-    if (!post) return answer(404, 'Unknown webhook token');
+    if (!(await webhookOrganizationId(webhookClient(), token.data))) return unknownToken();
+    const post = await receiveDelivery(webhookClient(), { token: token.data }, await deliveryFrom(req));
+    // The token was rotated away (past its grace period) while the body was read: nothing was written.
+    if (!post) return unknownToken();
     return Response.json({ post_id: post.post_id, status: post.status, url: post.url }, { status: post.created ? 201 : 200 });
   } catch (error) {
-    const failure = asDeliveryProblem(error);
-    return answer(failure.status, failure.message, failure.details);
+    if (error instanceof DeliveryProblem) return answer(error.status, error.message, error.details);
+    return serverError('Could not store the post', error);
   }
 };
 
 export const config: Config = { path: '/api/webhooks/zimmwriter/:token' };
+
+/** The body as a validated payload, or why it is refused (400 not JSON, 413 too large, 422 invalid fields). */
+async function deliveryFrom(req: Request): Promise<Delivery> {
+  try {
+    const parsed = WebhookPayloadSchema.safeParse(await readJson(req, { maxBytes: MAX_BODY_BYTES }));
+    return parsed.success ? { payload: parsed.data } : { refused: new DeliveryProblem(422, 'Invalid payload', problemsOf(parsed.error)) };
+  } catch (error) {
+    if (error instanceof HttpError) return { refused: new DeliveryProblem(error.status, error.message) };
+    throw error;
+  }
+}
 
 // One client per warm function instance: supabase-js keeps no session, so deliveries can share it.
 let cachedClient: SupabaseClient | undefined;
@@ -55,9 +65,16 @@ function webhookClient(): SupabaseClient {
   return cachedClient;
 }
 
-/** The token is the last path segment; Postgres looks up its hash (so no comparison leaks how close a guess was). */
+/**
+ * The token is the last path segment; Postgres looks up its hash (so no comparison leaks how close a guess
+ * was). A segment that is not valid percent-encoding is no token ('').
+ */
 function tokenFrom(req: Request): string {
-  return decodeURIComponent(new URL(req.url).pathname.split('/').filter(Boolean).at(-1) ?? '');
+  try {
+    return decodeURIComponent(new URL(req.url).pathname.split('/').filter(Boolean).at(-1) ?? '');
+  } catch {
+    return '';
+  }
 }
 
 /** Zod issues as `{ path, message }` pairs, e.g. `{ path: 'title', message: 'Title is required' }`. */

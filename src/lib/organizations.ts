@@ -1,13 +1,15 @@
 /**
  * The only place that reads organizations. The build shows one organization (DESIGN.md decision 2):
- * `SITE_ORG` (a slug), else the deploy host, else the default slug, else the fallback organization.
+ * `SITE_ORG` (a slug), else the organization whose domain is exactly the site's host. Netlify's production
+ * build stops there and fails when neither names one; any other build (local, deploy previews, branch
+ * deploys) falls back to the default slug, else the fallback organization.
  */
 import { createClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import { OrganizationSchema } from '../schemas/organization.ts';
 import { readWithSnapshot } from './build-snapshot.ts';
 import { publicSupabaseConfig } from './supabase-config.ts';
-import { DEFAULT_ORGANIZATION_SLUG, FALLBACK_ORGANIZATION, matchOrganization, type Organization } from './host-match.ts';
+import { DEFAULT_ORGANIZATION_SLUG, FALLBACK_ORGANIZATION, normalizeHost, organizationForHost, type Organization } from './host-match.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -29,12 +31,24 @@ export async function listOrganizations(env: Env = process.env): Promise<Organiz
   return rows.data;
 }
 
-/** The host the site is deployed at, from Netlify's build variables. */
-function deployHost(env: Env): string | null {
-  const address = env.URL || env.DEPLOY_PRIME_URL;
-  if (!address) return null;
+/**
+ * Netlify's build of the production context: it sets CONTEXT=production and NETLIFY=true. `netlify build`
+ * and `netlify serve` on a machine say CONTEXT=production too, but set NETLIFY_LOCAL instead of NETLIFY:
+ * those are local builds.
+ */
+function isProductionBuild(env: Env): boolean {
+  return env.CONTEXT === 'production' && env.NETLIFY === 'true';
+}
+
+/**
+ * The site's host: Netlify's `URL`, the site's main address (its primary custom domain, else its
+ * netlify.app name), the same for every deploy of the site. Not DEPLOY_PRIME_URL: that is the address of
+ * one branch or preview (`deploy-preview-42--site.netlify.app`), never an organization's domain.
+ */
+function siteHost(env: Env): string | null {
+  if (!env.URL) return null;
   try {
-    return new URL(address).host;
+    return new URL(env.URL).host;
   } catch {
     return null;
   }
@@ -42,15 +56,23 @@ function deployHost(env: Env): string | null {
 
 /** Picks the build's organization from a list (exported for tests; the build uses `getSiteOrganization`). */
 export function chooseSiteOrganization(organizations: readonly Organization[], env: Env): Organization {
+  const known = organizations.map((org) => org.slug).join(', ') || 'none';
   const slug = env.SITE_ORG?.trim();
   if (slug) {
     const chosen = organizations.find((org) => org.slug === slug);
-    if (!chosen) throw new Error(`SITE_ORG=${slug} names no organization (known: ${organizations.map((o) => o.slug).join(', ') || 'none'})`);
+    if (!chosen) throw new Error(`SITE_ORG=${slug} names no organization (known: ${known})`);
     return chosen;
   }
-  const host = deployHost(env);
-  const byHost = host ? matchOrganization({ host, path: '/', signedIn: false, organizations }) : null;
-  return byHost ?? organizations.find((org) => org.slug === DEFAULT_ORGANIZATION_SLUG) ?? FALLBACK_ORGANIZATION;
+  const host = siteHost(env);
+  const byDomain = host ? organizationForHost(host, organizations) : null;
+  if (byDomain) return byDomain;
+  if (isProductionBuild(env)) {
+    const where = host ? `exactly "${normalizeHost(host)}", the host of this site's URL (${env.URL})` : `this site's host (URL is ${env.URL ? `not an address: ${env.URL}` : 'not set'})`;
+    throw new Error(
+      `This production build cannot tell which organization it shows. Set SITE_ORG to the organization's slug (known: ${known}), or set the organization's domain to ${where}.`,
+    );
+  }
+  return organizations.find((org) => org.slug === DEFAULT_ORGANIZATION_SLUG) ?? FALLBACK_ORGANIZATION;
 }
 
 let siteOrganization: Promise<Organization> | undefined;

@@ -19,6 +19,13 @@ const TagsSchema = z
   .pipe(PostTagsSchema);
 
 /**
+ * The token in a webhook URL, as far as its shape goes: rotate_webhook_token makes `whk_` and 64 hex digits
+ * (the seed's development tokens are shorter). Only a string of this shape is looked up; the shape is
+ * public, so refusing others at once tells nothing about which tokens exist.
+ */
+export const WebhookTokenSchema = z.string().min(16).max(200);
+
+/**
  * The JSON body ZimmWriter posts to /api/webhooks/zimmwriter/{token}. No organization field: the token in
  * the URL names the organization.
  */

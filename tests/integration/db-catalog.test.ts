@@ -69,6 +69,25 @@ describe('database catalog', () => {
     expect(rows).toEqual([]);
   });
 
+  it('organization domains are lower case only, so their unique constraint holds regardless of case (the build compares hosts exactly)', async () => {
+    const refusal = async (domain: string) =>
+      withDatabase(async (db) => {
+        await db.query('begin');
+        try {
+          await db.query(`insert into public.organizations (name, slug, domain) values ('Probe', 'domain-probe', $1)`, [domain]);
+          return null;
+        } catch (error) {
+          return (error as { code?: string }).code;
+        } finally {
+          await db.query('rollback');
+        }
+      });
+    expect(await refusal('ScaleProMarketing.com')).toBe('23514'); // check: lower case only
+    expect(await refusal('scalepromarketing.com')).toBe('23505'); // unique: the seed's scale-pro has it
+    expect(await refusal('scalepromarketing.com.')).toBe('23514'); // no trailing dot, ports or schemes
+    expect(await refusal('probe.scalepromarketing.com')).toBeNull();
+  });
+
   it('anon cannot read private profile columns', async () => {
     const rows = await withDatabase(async (db) => (await db.query(
       `select column_name, has_column_privilege('anon', 'public.profiles', column_name, 'select') as readable

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { check, countRows, db, EVERGREEN, must, removeTestRows, SCALE_PRO, webhookRequest } from './support/webhook-backend.ts';
 import webhook, { MAX_BODY_BYTES } from '../../netlify/functions/zimmwriter-webhook.mts';
 
@@ -70,7 +70,7 @@ describe('a delivery with a valid token', () => {
     expect(post.content).not.toMatch(/script|onerror|javascript:|document\.cookie/i);
     expect(post.content).toContain('<img src="https://cdn.example.com/map.png" alt="Map" />');
     expect(post.content).toContain('<a href="https://example.com/guide">guide</a>');
-    expect(post.content).toContain('<iframe src="https://www.youtube.com/embed/abc123" title="Walkthrough"></iframe>');
+    expect(post.content).toContain('<iframe src="https://www.youtube.com/embed/abc123" title="Walkthrough" referrerpolicy="strict-origin-when-cross-origin" loading="lazy"></iframe>');
 
     const deliveries = must(await db.from('webhook_deliveries').select('status_code, post_id, error').eq('slug', slug), 'deliveries');
     expect(deliveries).toEqual([{ status_code: 201, post_id: postId, error: null }]);
@@ -144,14 +144,35 @@ describe('a refused delivery writes no post', () => {
   const postCount = () => countRows('blog_posts', { organization_id: SCALE_PRO.id });
   const deliveryCount = () => countRows('webhook_deliveries', { organization_id: SCALE_PRO.id });
 
-  it('answers 404 to an unknown token and records nothing', async () => {
-    const [posts, deliveries] = [await postCount(), await deliveryCount()];
-    const response = await deliver('whk_0000000000000000000000000000000000000000000000000000000000000000', zimmwriterPayload(testSlug('unknown')));
+  /** Every post and delivery record of every organization: an unknown token must change neither. */
+  const everything = async () => [await countRows('blog_posts', {}), await countRows('webhook_deliveries', {})];
+  const unknown = 'whk_0000000000000000000000000000000000000000000000000000000000000000';
+  const fiveMegabytes = JSON.stringify(zimmwriterPayload(testSlug('unknown-large'), { html: `<p>${'x'.repeat(5_000_000)}</p>` }));
+
+  it.each<[string, string, BodyInit]>([
+    ['a valid payload', unknown, JSON.stringify(zimmwriterPayload(testSlug('unknown')))],
+    ['a 5 MB payload', unknown, fiveMegabytes],
+    ['a body over the size limit', unknown, `"${'x'.repeat(MAX_BODY_BYTES + 10)}"`],
+    ['invalid JSON', unknown, '{"title": "Broken'],
+    ['an empty body', unknown, ''],
+    ['a previous-looking token', 'whk_1111111111111111111111111111111111111111111111111111111111111111', fiveMegabytes],
+    ['a token too short to look up', 'short', '{"title": "Broken'],
+    ['a token that is not valid percent-encoding', 'whk_%E0%A4%A', fiveMegabytes],
+    ['a token too long to look up', `whk_${'a'.repeat(300)}`, fiveMegabytes],
+  ])('answers an unknown token with %s 404, without reading the body or writing anything', async (_case, token, body) => {
+    const before = await everything();
+    const request = webhookRequest(token, body);
+    const response = await webhook(request);
     expect(response.status).toBe(404);
-    expect(await deliver('short', zimmwriterPayload(testSlug('short')))).toMatchObject({ status: 404 });
-    // The body is read before the token is checked; a bad body with an unknown token is still only a 404.
-    expect(await deliver('whk_1111111111111111111111111111111111111111111111111111111111111111', '{"title": "Broken')).toMatchObject({ status: 404 });
-    expect([await postCount(), await deliveryCount()]).toEqual([posts, deliveries]);
+    expect(await response.json()).toEqual({ message: 'Unknown webhook token' });
+    expect(request.bodyUsed).toBe(false); // never read, so never parsed, rendered or sanitized
+    expect(await everything()).toEqual(before);
+  });
+
+  it('reads the body of a known token (the check above is not vacuous)', async () => {
+    const request = webhookRequest(SCALE_PRO.token, '{"title": "Broken');
+    expect((await webhook(request)).status).toBe(400);
+    expect(request.bodyUsed).toBe(true);
   });
 
   it.each(['GET', 'PUT', 'DELETE'])('answers 405 with Allow: POST to %s', async (method) => {
@@ -179,20 +200,31 @@ describe('a refused delivery writes no post', () => {
     expect(logged.error).toMatch(message);
   });
 
-  it('answers 500 when the database refuses the post, records the error and keeps neither post nor new category', async () => {
+  it('answers 500 without Postgres text when the database refuses the post; the log and the record have the details under the same reference', async () => {
     const [posts, deliveries] = [await postCount(), await deliveryCount()];
     const slug = testSlug('refused-by-db');
     const category = `Refused Category ${run}`;
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     // Valid for the payload schema (5 MB of HTML), over the stored content limit (2,000,000 characters).
     const response = await deliver(SCALE_PRO.token, { title: 'Too long to store', html: `<p>${'a'.repeat(2_100_000)}</p>`, slug, category });
+    const log = logged.mock.calls.map((args) => args.join(' ')).join('\n');
+    logged.mockRestore();
+
     expect(response.status).toBe(500);
-    expect(response.json?.message).toMatch(/^Could not store the post: .*blog_posts_content_check/);
+    const reference = response.json?.reference as string;
+    expect(reference).toMatch(/^[0-9a-f]{8}$/);
+    expect(response.json).toEqual({ message: `Could not store the post (reference ${reference})`, reference });
+    expect(response.text).not.toMatch(/blog_posts|check|constraint|violat|relation|column|sql/i);
+
+    expect(log).toContain(reference);
+    expect(log).toMatch(/blog_posts_content_check/);
     expect(await postCount()).toBe(posts);
     expect(await deliveryCount()).toBe(deliveries + 1);
     expect(await countRows('blog_categories', { organization_id: SCALE_PRO.id, name: category })).toBe(0);
-    const logged = must(await db.from('webhook_deliveries').select('status_code, post_id, error').eq('slug', slug).single(), 'delivery');
-    expect(logged).toMatchObject({ status_code: 500, post_id: null });
-    expect(logged.error).toMatch(/^Could not store the post: .*blog_posts_content_check/);
+    const record = must(await db.from('webhook_deliveries').select('id, status_code, post_id, error').eq('slug', slug).single(), 'delivery');
+    expect(record).toMatchObject({ status_code: 500, post_id: null });
+    expect(record.error).toMatch(new RegExp(`^Could not store the post \\(reference ${reference}\\): .*blog_posts_content_check`));
+    expect(record.id.startsWith(reference)).toBe(true);
   });
 
   it('lists every invalid field in the 422 answer', async () => {

@@ -1,6 +1,6 @@
 /** The frame of the admin functions: body limit, zod validation, caller check, uniform `{ message }` errors. */
 import { z } from 'zod';
-import { HttpError, message, readJson } from './http.ts';
+import { HttpError, message, readJson, serverError } from './http.ts';
 import { requireOrganizationRole, type AdminCaller, type RequiredRole } from './admin-caller.ts';
 
 /** Largest body an admin function reads. */
@@ -9,7 +9,7 @@ export const ADMIN_REQUEST_MAX_BYTES = 16 * 1024;
 /**
  * Runs `handle` for a POST whose JSON body matches `schema` (with `organization_id`) and whose caller is an
  * active admin (or, with `role: 'editor'`, editor or admin) of that organization. 400 invalid, 401/403
- * caller, 413 too large, 500 with a generic text.
+ * caller, 413 too large, 500 with a generic text and a reference (the details only in the log).
  */
 export async function adminEndpoint<T extends { organization_id: string }>(
   req: Request,
@@ -28,7 +28,6 @@ export async function adminEndpoint<T extends { organization_id: string }>(
     return await handle(parsed.data, caller, new URL(req.url).origin);
   } catch (error) {
     if (error instanceof HttpError) return message(error.status, error.message);
-    console.error(`${name} failed:`, error instanceof Error ? error.message : String(error));
-    return message(500, `${name} failed. Please try again.`);
+    return serverError(`${name} failed. Please try again.`, error);
   }
 }

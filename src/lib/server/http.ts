@@ -44,3 +44,31 @@ export async function readJson(req: Request, { maxBytes }: { maxBytes: number })
 export function message(status: number, text: string): Response {
   return Response.json({ message: text }, { status });
 }
+
+/** A short id for one failure, shown to the caller and written next to the details in the log. */
+export function failureReference(): string {
+  return crypto.randomUUID().slice(0, 8);
+}
+
+/**
+ * A failure on our side whose text is for the log only (Postgres' and Supabase's messages name tables,
+ * constraints and values). `reference` is the one already given to the failure elsewhere (a delivery
+ * record, say), so the log, the record and the answer agree.
+ */
+export class InternalError extends Error {
+  readonly reference: string;
+  constructor(detail: string, reference: string = failureReference()) {
+    super(detail);
+    this.reference = reference;
+  }
+}
+
+/**
+ * The 500 answer to any unexpected failure: `{ message: '<text> (reference ab12cd34)', reference }`. The
+ * failure's own text goes to the function log with the same reference, never to the caller.
+ */
+export function serverError(text: string, failure: unknown): Response {
+  const reference = failure instanceof InternalError ? failure.reference : failureReference();
+  console.error(`${text} (reference ${reference}):`, failure instanceof Error ? failure.message : String(failure));
+  return Response.json({ message: `${text} (reference ${reference})`, reference }, { status: 500 });
+}

@@ -1,17 +1,18 @@
 /**
- * Receiving one writing-tool delivery for an organization: the JavaScript part (render Markdown, sanitize
- * the HTML, derive the slug and reading time) and then ONE call to Postgres, `receive_webhook_delivery`,
- * which checks the token, upserts the post, records the delivery and requests the rebuild in one
- * transaction (one round trip keeps a delivery fast). Shared by the public webhook (token in the URL) and
- * the back office's test form (admin verified, organization by id), so a test delivery takes exactly the
- * path a real one takes.
+ * Receiving one writing-tool delivery for an organization. The public webhook first asks who the token
+ * belongs to (`webhookOrganizationId`: one lookup, nothing written) and reads the body only for a known
+ * token. Then the JavaScript part (render Markdown, sanitize the HTML, derive the slug and reading time)
+ * and ONE call to Postgres, `receive_webhook_delivery`, which checks the token again, upserts the post,
+ * records the delivery and requests the rebuild in one transaction (one round trip keeps a delivery fast).
+ * Shared by the public webhook (token in the URL) and the back office's test form (admin verified,
+ * organization by id), so a test delivery takes exactly the path a real one takes.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { readingTimeMinutes } from '../reading-time.ts';
 import { sanitizeArticleHtml } from '../sanitize-html.ts';
 import { postSlug, slugify } from '../slug.ts';
 import type { WebhookPayload } from '../../schemas/webhook.ts';
-import { HttpError } from './http.ts';
+import { HttpError, InternalError } from './http.ts';
 import { quietWindowMs, sendRebuildBatches, type RequestedRebuild } from './rebuilds.ts';
 
 /** Whose delivery it is: the webhook's token, or an organization the caller has already authorized. */
@@ -32,14 +33,18 @@ export class DeliveryProblem extends HttpError {
   }
 }
 
-/** Any error as a DeliveryProblem (unexpected ones become 500 'Could not store the post: ...'). */
-export function asDeliveryProblem(error: unknown): DeliveryProblem {
-  if (error instanceof DeliveryProblem) return error;
-  if (error instanceof HttpError) return new DeliveryProblem(error.status, error.message);
-  return new DeliveryProblem(500, `Could not store the post: ${(error as Error).message}`);
+/**
+ * The organization a webhook token belongs to (its current token, or the previous one within the grace
+ * period), or null. One lookup of the token's hash in Postgres, the same for every unknown token; nothing
+ * is written. Throws InternalError when the database cannot answer.
+ */
+export async function webhookOrganizationId(client: SupabaseClient, token: string): Promise<string | null> {
+  const { data, error } = await client.rpc('organization_for_webhook_token', { p_token: token });
+  if (error) throw new InternalError(`organization_for_webhook_token failed: ${error.message}`);
+  return (data as string | null) ?? null;
 }
 
-/** `receive_webhook_delivery`'s answer (see its migration). */
+/** `receive_webhook_delivery`'s answer (see its migrations). */
 type Received =
   | { found: false }
   | {
@@ -47,13 +52,15 @@ type Received =
       organization: { slug: string; domain: string | null };
       post?: { id: string; status: string; slug: string; created: boolean };
       error?: string;
+      reference?: string;
       rebuild?: RequestedRebuild | null;
     };
 
 /**
  * Stores a delivery and records it in the organization's delivery log. Returns null when the token (or
  * organization) is unknown: nothing is written then. Throws DeliveryProblem for a refused delivery (after
- * recording it) and for a post that could not be stored (500, recorded by Postgres).
+ * recording it), and InternalError for a post that could not be stored (recorded with the error's
+ * reference when the database got that far): its text is for the log, never for the caller.
  */
 export async function receiveDelivery(
   client: SupabaseClient,
@@ -62,33 +69,29 @@ export async function receiveDelivery(
   env: Record<string, string | undefined> = process.env,
 ): Promise<DeliveredPost | null> {
   let slug: string | null = null;
-  let refused = 'refused' in delivery ? delivery.refused : undefined;
+  let problem: DeliveryProblem | InternalError | undefined = 'refused' in delivery ? delivery.refused : undefined;
   let post: PostFields | undefined;
   if ('payload' in delivery) {
     slug = postSlug(delivery.payload.title, delivery.payload.slug);
     try {
       post = await postFields(delivery.payload, slug);
     } catch (error) {
-      refused = asDeliveryProblem(error);
+      problem = error instanceof DeliveryProblem ? error : new InternalError(`preparing the post failed: ${(error as Error).message}`);
     }
   }
   const { data, error } = await client.rpc('receive_webhook_delivery', {
     ...('token' in source ? { p_token: source.token } : { p_organization_id: source.organizationId }),
     p_slug: slug,
-    ...(refused ? { p_refused_status: refused.status, p_refused_error: describe(refused) } : post),
+    ...(problem ? { p_refused_status: problem instanceof DeliveryProblem ? problem.status : 500, p_refused_error: describe(problem) } : post),
     p_quiet_window_ms: quietWindowMs(env),
   });
-  if (error) {
-    console.error(`webhook delivery: receive_webhook_delivery failed: ${error.message}`);
-    throw new DeliveryProblem(500, `Could not store the post: ${error.message}`);
-  }
+  if (error) throw new InternalError(`receive_webhook_delivery failed: ${error.message}`);
   const received = data as Received;
   if (!received.found) return null;
   const org = received.organization;
-  if (refused) throw refused;
+  if (problem) throw problem;
   if (received.error !== undefined || !received.post) {
-    console.error(`webhook delivery (${org.slug}): ${received.error}`);
-    throw new DeliveryProblem(500, `Could not store the post: ${received.error}`);
+    throw new InternalError(`webhook delivery (${org.slug}): ${received.error ?? 'no post in the answer'}`, received.reference);
   }
   // The post is stored whatever happens to the rebuild: a failed send is logged (and recorded), not answered.
   if (received.rebuild?.batches.length) {
@@ -135,7 +138,8 @@ async function renderMarkdown(markdown: string): Promise<string> {
   return marked.parse(markdown, { async: false }) as string;
 }
 
-/** A refusal as the delivery log shows it: the message and any field problems. */
-function describe(problem: DeliveryProblem): string {
+/** A refusal as the delivery log shows it: the message and any field problems, or a failure with its reference. */
+function describe(problem: DeliveryProblem | InternalError): string {
+  if (problem instanceof InternalError) return `Could not store the post (reference ${problem.reference}): ${problem.message}`.slice(0, 2000);
   return `${problem.message}${problem.details === undefined ? '' : ` ${JSON.stringify(problem.details)}`}`.slice(0, 2000);
 }
