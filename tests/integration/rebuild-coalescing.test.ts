@@ -97,6 +97,16 @@ describe('rebuild requests', () => {
     expect(await requestsSince(from)).toMatchObject([{ status: 'failed', attempts: 3, error: 'Build hook answered 500 Internal Server Error' }]);
   });
 
+  it('never call a loopback hook from a deployment whose backend is not local (it would aim at its own host)', async () => {
+    const from = new Date().toISOString();
+    const calls = receiver.calls.length;
+    const hosted = { ...process.env, REBUILD_QUIET_WINDOW_MS: '0', SUPABASE_URL: 'https://project.supabase.co', SUPABASE_SERVICE_ROLE_KEY: 'hosted-key' };
+    const { flushed } = await requestRebuild(serviceClient(), SCALE_PRO, 'post published', hosted);
+    expect(flushed).toMatchObject([{ outcome: 'skipped', error: 'A loopback build hook is only used with a local backend' }]);
+    expect(receiver.calls.length).toBe(calls);
+    expect(await requestsSince(from)).toMatchObject([{ status: 'skipped' }]);
+  });
+
   it('record an unreachable hook as failed', async () => {
     process.env.REBUILD_QUIET_WINDOW_MS = '0';
     const from = new Date().toISOString();
