@@ -1,5 +1,7 @@
 import { expect, test, waitForIslands } from './fixtures';
-import { createInvitation, removeUser, service } from './support/backend';
+import { createInvitation, PASSWORD, removeUser, SCALE_PRO_ID, service } from './support/backend';
+
+const EVERGREEN_ID = '10000000-0000-4000-8000-000000000002';
 
 const invitations: { id: string; email: string }[] = [];
 test.afterAll(async () => {
@@ -37,4 +39,31 @@ test('an unknown invitation link says so', async ({ page }) => {
   await expect(page.getByRole('alert')).toContainText('Invitation Not Found');
   await page.getByRole('button', { name: 'Go to sign in' }).click();
   await expect(page.getByRole('heading', { name: 'Admin Access' })).toBeVisible();
+});
+
+test('someone who already has an account joins with its password, not a new one', async ({ page }) => {
+  // A member of Evergreen only, invited to Scale Pro as editor.
+  const email = `e2e-existing-${crypto.randomUUID().slice(0, 8)}@evergreen.test`;
+  const { data: created, error } = await service.auth.admin.createUser({
+    email, password: PASSWORD, email_confirm: true, user_metadata: { full_name: 'Existing Member' },
+    app_metadata: { organization_id: EVERGREEN_ID, role: 'viewer' },
+  });
+  if (error || !created.user) throw new Error(`creating ${email} failed: ${error?.message}`);
+  const invitation = await createInvitation('editor', email);
+  invitations.push(invitation);
+
+  await page.goto(`/auth?invite=${invitation.token}`);
+  await waitForIslands(page);
+  await expect(page.getByText('This email already has an account. Enter its password to join.')).toBeVisible();
+  await expect(page.getByRole('main').getByLabel('Full Name')).toHaveCount(0);
+
+  await page.getByRole('main').getByLabel('Password', { exact: true }).fill('Not-Their-Password-1');
+  await page.getByRole('button', { name: 'Accept Invitation' }).click();
+  await expect(page.getByRole('status', { name: 'Notifications' })).toContainText('This email already has an account. Enter its password to accept the invitation.');
+
+  await page.getByRole('main').getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Accept Invitation' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  const { data: memberships } = await service.from('organization_memberships').select('organization_id, role').eq('user_id', created.user.id).order('role');
+  expect(memberships).toEqual([{ organization_id: SCALE_PRO_ID, role: 'editor' }, { organization_id: EVERGREEN_ID, role: 'viewer' }]);
 });

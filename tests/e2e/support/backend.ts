@@ -50,10 +50,9 @@ export async function latestMail(to: string): Promise<{ type: string; subject: s
   return (await response.json())[0];
 }
 
-/** Stores an invitation to Scale Pro from the seed admin; returns the link token and the row id. */
-export async function createInvitation(role: 'admin' | 'editor' | 'viewer') {
+/** Stores an invitation to Scale Pro from the seed admin (for a fresh address by default); returns the link token and the row id. */
+export async function createInvitation(role: 'admin' | 'editor' | 'viewer', email = `e2e-invited-${crypto.randomUUID().slice(0, 8)}@scale-pro.test`) {
   const token = crypto.randomUUID();
-  const email = `e2e-invited-${crypto.randomUUID().slice(0, 8)}@scale-pro.test`;
   const { data, error } = await service
     .from('user_invitations')
     .insert({
