@@ -2,12 +2,9 @@ import type { Config } from '@netlify/functions';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import { WebhookPayloadSchema } from '../../src/schemas/webhook.ts';
-import { readJson } from '../../src/lib/server/http.ts';
+import { FUNCTION_BODY_LIMIT_BYTES, readJson } from '../../src/lib/server/http.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 import { asDeliveryProblem, type Delivery, DeliveryProblem, receiveDelivery } from '../../src/lib/server/webhook-delivery.ts';
-
-/** Netlify's own limit for a synchronous function's request body. */
-export const MAX_BODY_BYTES = 6_000_000;
 
 /** The functions' JSON answer `{ message }`, with `details` when there are any. */
 function answer(status: number, text: string, details?: unknown, headers?: HeadersInit): Response {
@@ -31,7 +28,7 @@ export default async (req: Request): Promise<Response> => {
   if (token.length < 16 || token.length > 200) return answer(404, 'Unknown webhook token');
   let delivery: Delivery;
   try {
-    const parsed = WebhookPayloadSchema.safeParse(await readJson(req, { maxBytes: MAX_BODY_BYTES }));
+    const parsed = WebhookPayloadSchema.safeParse(await readJson(req, { maxBytes: FUNCTION_BODY_LIMIT_BYTES }));
     delivery = parsed.success ? { payload: parsed.data } : { refused: new DeliveryProblem(422, 'Invalid payload', problemsOf(parsed.error)) };
   } catch (error) {
     delivery = { refused: asDeliveryProblem(error) };
