@@ -3,7 +3,9 @@
  * `netlify serve` read it from the publish folder). The Content-Security-Policy is computed after the
  * pages are written, from their inline scripts (see src/lib/content-security-policy.ts), so it stays right
  * when code changes. One policy for every path: rewritten pages (`/admin/blog/preview/*`) and 404s for
- * unknown paths get it too, and each hash only ever allows a script of this very build.
+ * unknown paths get it too, and each hash only ever allows a script of this very build. Astro's own
+ * `security.csp` would give a `<meta>` policy (which cannot carry frame-ancestors) or, through the adapter's
+ * `staticHeaders`, one header per prerendered route, leaving rewritten and unknown paths without a policy.
  *
  * `/_astro/*` (content-hashed files) is marked immutable by the Netlify adapter (`.netlify/v1/config.json`).
  */
@@ -16,7 +18,7 @@ import { embedUrls, PROVIDER_SCRIPT_URL } from '../lib/embeds.ts';
 import { getSiteOrganization } from '../lib/organizations.ts';
 import { publicSupabaseConfig } from '../lib/supabase-config.ts';
 
-/** Two years, the usual minimum for HSTS preload lists. */
+/** Two years, the max-age hstspreload.org recommends. */
 const HSTS_MAX_AGE_SECONDS = 63_072_000;
 
 /**
