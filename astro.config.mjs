@@ -6,6 +6,7 @@ import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import { blogRedirects } from './src/integrations/blog-redirects.ts';
+import { securityHeaders } from './src/integrations/security-headers.ts';
 import { inSitemap, withoutTrailingSlash } from './src/lib/sitemap.ts';
 
 const movedPosts = blogRedirects();
@@ -45,6 +46,7 @@ export default defineConfig({
     react(),
     staticOnly(),
     movedPosts.integration,
+    securityHeaders(),
     sitemap({
       filter: (page) => inSitemap(page, movedPosts.movedPaths),
       serialize: (item) => ({ ...item, url: withoutTrailingSlash(item.url) }),

@@ -2,12 +2,9 @@ import type { Config } from '@netlify/functions';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import { WebhookPayloadSchema, WebhookTokenSchema } from '../../src/schemas/webhook.ts';
-import { HttpError, readJson, serverError } from '../../src/lib/server/http.ts';
+import { FUNCTION_BODY_LIMIT_BYTES, HttpError, readJson, serverError } from '../../src/lib/server/http.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 import { type Delivery, DeliveryProblem, receiveDelivery, webhookOrganizationId } from '../../src/lib/server/webhook-delivery.ts';
-
-/** Netlify's own limit for a synchronous function's request body. */
-export const MAX_BODY_BYTES = 6_000_000;
 
 /** The functions' JSON answer `{ message }`, with `details` when there are any. */
 function answer(status: number, text: string, details?: unknown, headers?: HeadersInit): Response {
@@ -50,7 +47,7 @@ export const config: Config = { path: '/api/webhooks/zimmwriter/:token' };
 /** The body as a validated payload, or why it is refused (400 not JSON, 413 too large, 422 invalid fields). */
 async function deliveryFrom(req: Request): Promise<Delivery> {
   try {
-    const parsed = WebhookPayloadSchema.safeParse(await readJson(req, { maxBytes: MAX_BODY_BYTES }));
+    const parsed = WebhookPayloadSchema.safeParse(await readJson(req, { maxBytes: FUNCTION_BODY_LIMIT_BYTES }));
     return parsed.success ? { payload: parsed.data } : { refused: new DeliveryProblem(422, 'Invalid payload', problemsOf(parsed.error)) };
   } catch (error) {
     if (error instanceof HttpError) return { refused: new DeliveryProblem(error.status, error.message) };

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { z } from 'zod';
+import type { z } from '../schemas/zod.ts';
 
 type Env = Record<string, string | undefined>;
 

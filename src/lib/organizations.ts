@@ -5,7 +5,7 @@
  * deploys) falls back to the default slug, else the fallback organization.
  */
 import { createClient } from '@supabase/supabase-js';
-import { z } from 'zod';
+import { z } from '../schemas/zod.ts';
 import { OrganizationSchema } from '../schemas/organization.ts';
 import { readWithSnapshot } from './build-snapshot.ts';
 import { publicSupabaseConfig } from './supabase-config.ts';

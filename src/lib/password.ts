@@ -4,7 +4,7 @@
  * every other session of the user is ended and `password_changed` is logged.
  */
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { z } from 'zod';
+import { z } from '../schemas/zod.ts';
 import { NewPasswordValueSchema } from '../schemas/auth.ts';
 import { logActivity } from './activity.ts';
 import { publicSupabaseConfig } from './supabase-config.ts';

@@ -6,7 +6,7 @@
  * (see build-snapshot.ts for the BLOG_USE_SNAPSHOT fallback).
  */
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { z } from 'zod';
+import { z } from '../schemas/zod.ts';
 import {
   AuthorRowSchema,
   BlogRowsSchema,

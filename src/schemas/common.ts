@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /**
  * Value formats shared by every schema. The same patterns are written into the SQL CHECK constraints

@@ -2,7 +2,7 @@
  * Zod schemas of the static content collections (`src/content.config.ts` loads the JSON files under
  * `src/content/` with them). Kept apart from the config so tests can validate the files directly.
  */
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /** Display position in a list; collections are sorted by it. */
 const order = z.number().int().positive();

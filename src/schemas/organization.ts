@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { blankAsUndefined, EmailSchema, HttpUrlSchema, PhoneSchema, SlugSchema } from './common.ts';
 
 /** Links to the organization's social profiles, shown in the site footer. */

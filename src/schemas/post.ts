@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { blankAsUndefined, HttpUrlSchema, SlugSchema } from './common.ts';
 
 /** Post lifecycle: drafts are private, scheduled posts go live at published_at, published posts are public. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { blankAsUndefined, EmailSchema, HttpUrlSchema, PhoneSchema } from './common.ts';
 
 /** Staff roles, from least to most access: viewer reads, editor writes content, admin manages everything. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { HttpUrlSchema } from './common.ts';
 import { PostTagsSchema } from './post.ts';
 

@@ -1,26 +1,38 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
+import { CspViolations } from './support/csp-violations';
 
 /**
  * Every test's `page` comes from `browser.newContext()` (which @axe-core/playwright needs), and every
  * same-origin page the test opened is checked with axe afterwards: no serious or critical violations.
+ * The test also fails on any Content-Security-Policy violation in any page it opened (in this context or
+ * in contexts it creates itself), named by directive and blocked URI.
  */
 export const test = base.extend<{ page: Page }>({
   page: async ({ browser, baseURL }, use) => {
     const context = await browser.newContext({ baseURL });
+    const csp = new CspViolations(baseURL!);
+    await csp.watch(context);
+    const listen = (other: BrowserContext) => csp.listen(other);
+    browser.on('context', listen);
     const page = await context.newPage();
     const visited = new Set<string>();
     page.on('framenavigated', (frame) => {
       if (frame === page.mainFrame() && frame.url().startsWith(baseURL ?? '')) visited.add(frame.url());
     });
-    await use(page);
-    for (const url of visited) {
-      const checkPage = await context.newPage();
-      await checkPage.goto(url);
-      await expectNoSeriousAxeViolations(checkPage);
-      await checkPage.close();
+    try {
+      await use(page);
+      for (const url of visited) {
+        const checkPage = await context.newPage();
+        await checkPage.goto(url);
+        await expectNoSeriousAxeViolations(checkPage);
+        await checkPage.close();
+      }
+    } finally {
+      browser.off('context', listen);
+      await context.close();
     }
-    await context.close();
+    expect(csp.found, `Content-Security-Policy violations:\n${csp.found.join('\n')}`).toEqual([]);
   },
 });
 

@@ -8,19 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBlogRows } from '../../src/lib/posts.ts';
-import { DIST, ensureBuilt, hasPage, pageHtml, visibleText } from './support/built-site';
+import { DIST, ensureBuilt, hasPage, netlifyFile, pageHtml, visibleText } from './support/built-site';
 import { backend, seed, withDatabase } from './support/db-fixtures';
 
 const ROOT = join(DIST, '..');
 const cardCount = (html: string) => (html.match(/<article class="flex flex-col overflow-hidden/g) ?? []).length;
 const headingOf = (html: string) => visibleText(html.match(/<h2[^>]*data-list-heading[^>]*>([\s\S]*?)<\/h2>/)?.[1] ?? '').trim();
-
-/** The build's `_redirects`; `netlify serve` (the e2e server) moves it from dist/ to .netlify/deploy/. */
-function netlifyRedirects(): string {
-  const file = [join(DIST, '_redirects'), join(ROOT, '.netlify/deploy/_redirects')].find((candidate) => existsSync(candidate));
-  if (!file) throw new Error('The build wrote no _redirects file (looked in dist/ and .netlify/deploy/)');
-  return readFileSync(file, 'utf8');
-}
 
 /** What the anon visitor may see of an organization, straight from Postgres. */
 async function publishedSlugs(organizationId: string): Promise<string[]> {
@@ -126,7 +119,7 @@ describe('the scale-pro blog in dist/', () => {
     const html = pageHtml('/blog/seo-strategies-2025');
     expect(html).toMatch(/<meta http-equiv="refresh" content="0;url=\/blog\/seo-strategies-that-actually-work-in-2026">/);
     expect(html).toMatch(/<link rel="canonical" href="[^"]+\/blog\/seo-strategies-that-actually-work-in-2026">/);
-    expect(netlifyRedirects()).toContain('/blog/seo-strategies-2025 /blog/seo-strategies-that-actually-work-in-2026 301!');
+    expect(netlifyFile('_redirects')).toContain('/blog/seo-strategies-2025 /blog/seo-strategies-that-actually-work-in-2026 301!');
   });
 
   it('publishes an RSS feed of the published posts', () => {

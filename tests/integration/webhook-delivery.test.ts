@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { check, countRows, db, EVERGREEN, must, removeTestRows, SCALE_PRO, webhookRequest } from './support/webhook-backend.ts';
-import webhook, { MAX_BODY_BYTES } from '../../netlify/functions/zimmwriter-webhook.mts';
+import webhook from '../../netlify/functions/zimmwriter-webhook.mts';
+import { FUNCTION_BODY_LIMIT_BYTES } from '../../src/lib/server/http.ts';
 
 const since = new Date().toISOString();
 const run = Date.now().toString(36);
@@ -152,7 +153,7 @@ describe('a refused delivery writes no post', () => {
   it.each<[string, string, BodyInit]>([
     ['a valid payload', unknown, JSON.stringify(zimmwriterPayload(testSlug('unknown')))],
     ['a 5 MB payload', unknown, fiveMegabytes],
-    ['a body over the size limit', unknown, `"${'x'.repeat(MAX_BODY_BYTES + 10)}"`],
+    ['a body over the size limit', unknown, `"${'x'.repeat(FUNCTION_BODY_LIMIT_BYTES + 10)}"`],
     ['invalid JSON', unknown, '{"title": "Broken'],
     ['an empty body', unknown, ''],
     ['a previous-looking token', 'whk_1111111111111111111111111111111111111111111111111111111111111111', fiveMegabytes],
@@ -236,7 +237,7 @@ describe('a refused delivery writes no post', () => {
 
   it('answers 413 to a body over the limit, by Content-Length and by the bytes actually read', async () => {
     const [posts, deliveries] = [await postCount(), await deliveryCount()];
-    const oversized = JSON.stringify(zimmwriterPayload(testSlug('oversized'), { html: `<p>${'x'.repeat(MAX_BODY_BYTES)}</p>` }));
+    const oversized = JSON.stringify(zimmwriterPayload(testSlug('oversized'), { html: `<p>${'x'.repeat(FUNCTION_BODY_LIMIT_BYTES)}</p>` }));
     expect((await deliver(SCALE_PRO.token, oversized)).status).toBe(413);
 
     // A stream without Content-Length: only counting the bytes read catches it.

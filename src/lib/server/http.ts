@@ -10,11 +10,22 @@ export class HttpError extends Error {
 }
 
 /**
+ * Netlify's limit for a synchronous function's request body. The local servers enforce it as well, in front
+ * of netlify-cli (netlify/local/body-limit-proxy.ts), so a larger body gets the same 413 there.
+ */
+export const FUNCTION_BODY_LIMIT_BYTES = 6_000_000;
+
+/** The text of a 413 answer, the same from a function and from the local servers. */
+export function bodyTooLargeText(maxBytes: number): string {
+  return `The request body is larger than ${maxBytes} bytes.`;
+}
+
+/**
  * Reads a JSON body of at most `maxBytes`, stopping as soon as the limit is passed, so a huge body is
  * never held in memory. Throws 413 when too large and 400 when not JSON.
  */
 export async function readJson(req: Request, { maxBytes }: { maxBytes: number }): Promise<unknown> {
-  const tooLarge = () => new HttpError(413, `The request body is larger than ${maxBytes} bytes.`);
+  const tooLarge = () => new HttpError(413, bodyTooLargeText(maxBytes));
   const declared = Number(req.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
   const chunks: Uint8Array[] = [];

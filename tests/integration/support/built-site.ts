@@ -30,6 +30,16 @@ export function pageHtml(route: string, root: string = DIST): string {
   return readFileSync(join(root, routeFile(route)), 'utf8');
 }
 
+/**
+ * A file the build writes for Netlify (`_redirects`, `_headers`). `netlify serve` (the e2e server) moves
+ * them from dist/ to .netlify/deploy/ once it has merged them into its configuration.
+ */
+export function netlifyFile(name: '_redirects' | '_headers'): string {
+  const file = [join(DIST, name), join(DIST, '../.netlify/deploy', name)].find((candidate) => existsSync(candidate));
+  if (!file) throw new Error(`The build wrote no ${name} file (looked in dist/ and .netlify/deploy/)`);
+  return readFileSync(file, 'utf8');
+}
+
 /** Is there a page for this route in the build? */
 export function hasPage(route: string, root: string = DIST): boolean {
   return existsSync(join(root, routeFile(route)));

@@ -1,0 +1,85 @@
+/**
+ * `node netlify/local/cli.ts <serve|dev> [netlify-cli options]`: `netlify serve` or `netlify dev` behind the
+ * body-limit proxy (body-limit-proxy.ts), so the local servers answer 413 to bodies over Netlify's function
+ * limit instead of exiting. The proxy takes the public port (`--port`/`-p`, else 8888, netlify.toml's [dev]
+ * port); netlify-cli gets a free internal one. The proxy listens only once netlify-cli answers, so whatever
+ * waits for the site (Playwright's webServer) sees it when it is ready. Other options go to netlify-cli.
+ */
+import { spawn } from 'node:child_process';
+import { get } from 'node:http';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { FUNCTION_BODY_LIMIT_BYTES } from '../../src/lib/server/http.ts';
+import { createBodyLimitProxy } from './body-limit-proxy.ts';
+
+const NETLIFY = join(import.meta.dirname, '../../node_modules/.bin/netlify');
+const DEFAULT_PORT = 8888;
+const COMMANDS = new Set(['serve', 'dev']);
+
+/** The public port and the options left for netlify-cli. */
+function splitPort(args: string[]): { port: number; rest: string[] } {
+  const rest: string[] = [];
+  let port = DEFAULT_PORT;
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    const inline = arg.match(/^--port=(.+)$/);
+    if (inline) port = Number(inline[1]);
+    else if (arg === '--port' || arg === '-p') port = Number(args[(i += 1)]);
+    else rest.push(arg);
+  }
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`Invalid port: ${port}`);
+  return { port, rest };
+}
+
+/** A port nothing listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
+}
+
+/** Whether anything answers HTTP on the port. */
+function answers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    get({ host: '127.0.0.1', port, path: '/' }, (res) => {
+      res.resume();
+      resolve(true);
+    }).on('error', () => resolve(false));
+  });
+}
+
+const [command, ...args] = process.argv.slice(2);
+if (!command || !COMMANDS.has(command)) {
+  console.error('Usage: node netlify/local/cli.ts <serve|dev> [netlify-cli options]');
+  process.exit(2);
+}
+const { port, rest } = splitPort(args);
+const internalPort = await freePort();
+const env = { ...process.env };
+// `netlify dev` tells the framework its own address in URL, the internal port here: keep the site's links on the public one.
+if (command === 'dev') env.SITE_URL ??= `http://localhost:${port}`;
+const netlify = spawn(NETLIFY, [command, ...rest, '--port', String(internalPort)], { stdio: 'inherit', env });
+const proxy = createBodyLimitProxy(internalPort);
+
+let exited = false;
+netlify.on('exit', (code, signal) => {
+  exited = true;
+  proxy.close();
+  process.exit(code ?? (signal ? 1 : 0));
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => netlify.kill(signal));
+proxy.on('error', (error) => {
+  console.error(`The proxy cannot listen on port ${port}: ${error.message}`);
+  netlify.kill('SIGTERM');
+});
+
+while (!exited && !(await answers(internalPort))) await sleep(500);
+if (!exited) {
+  const limit = `${FUNCTION_BODY_LIMIT_BYTES / 1e6} MB`;
+  proxy.listen(port, () => console.log(`\nSite with its functions at http://localhost:${port} (request bodies over ${limit} answer 413, as on Netlify)\n`));
+}
