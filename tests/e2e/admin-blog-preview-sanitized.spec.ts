@@ -5,6 +5,7 @@
  * /admin/blog/preview/<id>. Nothing runs, the dangerous parts are gone from the post body, and the page
  * records no CSP violation (the fixture checks): the sanitizer stops the attack, not only the policy. The
  * image has an empty alt only so the page's accessibility check passes. The post is removed afterwards.
+ * The same HTML delivered through the writing-tool webhook is stored sanitized and previews the same way.
  */
 import { expect, test } from './fixtures';
 import { SCALE_PRO_ID, service } from './support/backend';
@@ -55,4 +56,27 @@ test('the admin preview renders stored post HTML sanitized: no handler, script, 
   await page.waitForLoadState('networkidle');
   expect(await page.evaluate(() => (window as { __xss?: unknown }).__xss)).toBeUndefined();
   await expect(page).toHaveURL(new RegExp(`/admin/blog/preview/${postId}$`));
+});
+
+test('hostile HTML delivered through the writing-tool webhook is stored sanitized and previews harmless', async ({ page, request }) => {
+  const webhookSlug = `e2e-webhook-hostile-${crypto.randomUUID().slice(0, 8)}`;
+  try {
+    const delivered = await request.post('/api/webhooks/zimmwriter/dev-zimmwriter-token-scale-pro', {
+      data: { webhook_name: 'blog_post_created', title: 'Hostile delivery', html: content, slug: webhookSlug },
+    });
+    expect(delivered.status()).toBe(201);
+    const { post_id: id } = await delivered.json();
+    const { data: stored } = await service.from('blog_posts').select('content').eq('id', id).single();
+    expect(stored?.content).not.toMatch(/onerror|<script|javascript:|evil\.test/i);
+
+    await signInAsAdmin(page);
+    await page.goto(`/admin/blog/preview/${id}`);
+    const body = page.getByTestId('post-body');
+    await expect(body).toContainText('After the attack.');
+    await expect(body.locator('script, iframe, [onerror]')).toHaveCount(0);
+    expect(await page.evaluate(() => (window as { __xss?: unknown }).__xss)).toBeUndefined();
+  } finally {
+    await service.from('blog_posts').delete().eq('slug', webhookSlug);
+    await service.from('webhook_deliveries').delete().eq('slug', webhookSlug);
+  }
 });
