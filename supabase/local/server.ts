@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { LOCAL_SUPABASE } from '../../src/lib/server/service-config.ts';
 import { createAuthHandler } from './auth/handler.ts';
-import { readAuthSettings } from './config.ts';
 import { verifyJwt } from './jwt.ts';
 import { listMail, parseAppMail, storeMail } from './outbox.ts';
 import { databaseUrl, startPostgres } from './postgres.ts';
@@ -71,8 +70,14 @@ export async function startLocalBackend(options: LocalBackendOptions): Promise<L
   const apiPool = new pg.Pool({ connectionString: databaseUrl(options.dbPort, 'authenticator'), max: 20 });
   for (const pool of [adminPool, apiPool]) pool.on('error', (error) => log(`[pool] ${error.message}`));
 
-  const settings = readAuthSettings();
-  const auth = createAuthHandler({ db: adminPool, apiUrl, ...settings, siteUrl: options.siteUrl ?? settings.siteUrl });
+  const auth = createAuthHandler({
+    db: adminPool,
+    apiUrl,
+    siteUrl: options.siteUrl ?? process.env.SITE_URL ?? 'http://localhost:8888',
+    additionalRedirectUrls: (process.env.ADDITIONAL_REDIRECT_URLS ?? 'http://localhost:8888,http://127.0.0.1:8888,http://localhost:4321')
+      .split(',')
+      .filter(Boolean),
+  });
   const rest = createRestHandler(apiPool);
 
   async function route(req: Request, path: string, client: { userAgent: string | null; ip: string | null }): Promise<Response> {

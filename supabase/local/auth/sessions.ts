@@ -57,11 +57,9 @@ export async function startSession(db: Db, issuer: string, user: UserRow, method
 
 /**
  * Exchanges a refresh token for a new access token and a new refresh token in the same session; the
- * old token is revoked. Tokens of deleted sessions or banned users are refused. An already rotated token
- * presented again after the reuse interval means it was stolen (or leaked): as GoTrue does, the whole
- * session is ended, and `'reused'` is answered for the caller to refuse once the deletion is committed.
+ * old token is revoked. Tokens of deleted sessions or banned users are refused.
  */
-export async function refreshSession(db: Db, issuer: string, token: unknown): Promise<SessionJson | 'reused'> {
+export async function refreshSession(db: Db, issuer: string, token: unknown): Promise<SessionJson> {
   if (typeof token !== 'string' || token === '') throw authErrors.refreshTokenNotFound();
   const { rows } = await db.query<{ id: string; user_id: string; session_id: string | null; revoked: boolean; recently: boolean }>(
     `select id::text, user_id, session_id, coalesce(revoked, false) as revoked,
@@ -81,11 +79,7 @@ export async function refreshSession(db: Db, issuer: string, token: unknown): Pr
       `select token from auth.refresh_tokens where parent = $1 and not coalesce(revoked, false) order by id desc limit 1`,
       [token],
     );
-    if (!row.recently) {
-      await db.query('delete from auth.sessions where id = $1', [row.session_id]);
-      return 'reused';
-    }
-    if (!current.rows[0]) throw authErrors.refreshTokenAlreadyUsed();
+    if (!row.recently || !current.rows[0]) throw authErrors.refreshTokenAlreadyUsed();
     return sessionJson(db, issuer, user, row.session_id, current.rows[0].token);
   }
   await db.query(`update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1`, [row.id]);

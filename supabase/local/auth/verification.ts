@@ -2,8 +2,7 @@
  * Email verification tokens as GoTrue makes them: a 6-digit one-time code, and its hash
  * (hex SHA-224 of email + code) stored on the user (`recovery_token` or `confirmation_token`) and in
  * `auth.one_time_tokens`. Links carry the hash (`/auth/v1/verify?token=<hash>&type=...`); `verifyOtp`
- * sends either the hash (`token_hash`) or the email and code. Tokens are valid for one hour and once, and a
- * typed code allows MAX_CODE_GUESSES wrong guesses before the user's tokens die.
+ * sends either the hash (`token_hash`) or the email and code. Tokens are valid for one hour and once.
  */
 import { createHash, randomInt, randomUUID } from 'node:crypto';
 import type pg from 'pg';
@@ -15,19 +14,6 @@ type Db = pg.Pool | pg.PoolClient;
 
 /** GoTrue's `mailer_otp_exp` default. */
 const TOKEN_TTL_SECONDS = 3600;
-
-/**
- * Wrong codes a user's outstanding tokens survive: a 6-digit code has a million values, so after this many
- * wrong guesses the tokens die (even the right code then fails) until a new mail issues fresh ones.
- */
-export const MAX_CODE_GUESSES = 5;
-
-/**
- * Wrong code guesses per user since their last token was issued. Kept in the server's memory, not in the
- * database: a refused verification rolls its transaction back, and a restart of this development server
- * may forget the count (tokens live an hour at most).
- */
-const wrongCodes = new Map<string, number>();
 
 /** The kinds of link GoTrue mails. */
 export type VerificationType = 'recovery' | 'invite' | 'magiclink' | 'signup';
@@ -54,7 +40,6 @@ export async function issueToken(db: Db, user: UserRow, type: VerificationType):
   const otp = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const hashedToken = hashToken(email, otp);
   const { column, sentAt, kind } = TOKEN_COLUMN[type];
-  wrongCodes.delete(user.id);
   await db.query(`update auth.users set ${column} = $2, ${sentAt} = now(), updated_at = now() where id = $1`, [user.id, hashedToken]);
   await db.query(
     `insert into auth.one_time_tokens (id, user_id, token_type, token_hash, relates_to)
@@ -89,14 +74,10 @@ export async function consumeToken(db: Db, input: VerifyInput): Promise<{ user: 
     input.type === 'email' ? ['signup', 'invite', 'magiclink', 'recovery'] : isVerificationType(input.type) ? [input.type] : [];
   if (types.length === 0) throw authErrors.validation(`Verify requires a verification type`);
   let hash = input.tokenHash;
-  // Set when the caller typed a code: the user whose guesses are counted.
-  let guesser: string | undefined;
   if (!hash) {
     if (!input.email || !input.token) throw authErrors.validation('Verify requires either a token or a token hash');
     const user = await findUserByEmail(db, input.email);
     if (!user) throw authErrors.otpExpired();
-    if ((wrongCodes.get(user.id) ?? 0) >= MAX_CODE_GUESSES) throw authErrors.otpExpired();
-    guesser = user.id;
     hash = hashToken(user.email ?? '', input.token);
   }
   for (const type of types) {
@@ -110,11 +91,9 @@ export async function consumeToken(db: Db, input: VerifyInput): Promise<{ user: 
     const user = rows[0];
     if (user) {
       await db.query('delete from auth.one_time_tokens where user_id = $1 and token_type = $2', [user.id, kind]);
-      wrongCodes.delete(user.id);
       return { user, type };
     }
   }
-  if (guesser) wrongCodes.set(guesser, (wrongCodes.get(guesser) ?? 0) + 1);
   throw authErrors.otpExpired();
 }
 
