@@ -29,6 +29,10 @@ export interface AuthConfig {
   siteUrl: string;
   /** Other allowed `redirect_to` targets (origins or URL prefixes). */
   additionalRedirectUrls: string[];
+  /** Public sign-up refused (`[auth] enable_signup = false`, GoTrue's DISABLE_SIGNUP); admins still create users. */
+  disableSignup: boolean;
+  /** The email provider on (`[auth.email] enable_signup`, GoTrue's EXTERNAL_EMAIL_ENABLED). */
+  emailEnabled: boolean;
 }
 
 /** One Auth request, as the gateway hands it over. */
@@ -108,8 +112,8 @@ export function createAuthHandler(config: AuthConfig): (call: AuthRequest) => Pr
 
     'GET /settings': async () =>
       Response.json({
-        external: { anonymous_users: false, email: true, phone: false },
-        disable_signup: false,
+        external: { anonymous_users: false, email: config.emailEnabled, phone: false },
+        disable_signup: config.disableSignup,
         mailer_autoconfirm: true,
         phone_autoconfirm: false,
         sms_provider: '',
@@ -117,8 +121,11 @@ export function createAuthHandler(config: AuthConfig): (call: AuthRequest) => Pr
       }),
 
     'POST /signup': async (call) => {
+      // GoTrue checks the switch before it reads the request: a refused sign-up learns nothing about the address.
+      if (config.disableSignup) throw authErrors.signupDisabled();
       const email = requireString(call.body, 'email');
       const password = requireString(call.body, 'password');
+      if (!config.emailEnabled) throw authErrors.emailProviderDisabled(400, 'Email signups are disabled');
       return Response.json(
         await transaction(async (db) => {
           const existing = await findUserByEmail(db, email);
@@ -134,6 +141,7 @@ export function createAuthHandler(config: AuthConfig): (call: AuthRequest) => Pr
       if (grant === 'password') {
         const email = stringField(call.body, 'email');
         const password = stringField(call.body, 'password');
+        if (email && !config.emailEnabled) throw authErrors.emailProviderDisabled(422, 'Email logins are disabled');
         if (!email || !password) throw authErrors.invalidCredentials();
         const user = await findUserByEmail(config.db, email);
         if (!user || !(await passwordMatches(user, password))) throw authErrors.invalidCredentials();
@@ -178,6 +186,7 @@ export function createAuthHandler(config: AuthConfig): (call: AuthRequest) => Pr
 
     // Always 200 `{}`, whether or not the address has an account, so the endpoint reveals nothing.
     'POST /recover': async (call) => {
+      if (!config.emailEnabled) throw authErrors.emailProviderDisabled(400, 'Email logins are disabled');
       const email = requireString(call.body, 'email');
       const redirectTo = redirectTarget(call);
       await transaction(async (db) => {
@@ -187,14 +196,20 @@ export function createAuthHandler(config: AuthConfig): (call: AuthRequest) => Pr
       return Response.json({});
     },
 
-    // Magic link / OTP sign-in (signInWithOtp): mails a link; unknown addresses are signed up first.
+    // Magic link / OTP sign-in (signInWithOtp): mails a link; unknown addresses are signed up first. The
+    // refusals come in GoTrue's order: `create_user: false` for an unknown address (otp_disabled, whatever the
+    // settings), the email provider switched off, then sign-up switched off for an address GoTrue would sign
+    // up, which is an unknown one or one never confirmed (signup_disabled: GoTrue runs its sign-up for both).
     'POST /otp': async (call) => {
       const email = requireString(call.body, 'email');
       const redirectTo = redirectTarget(call);
       await transaction(async (db) => {
         const existing = await findUserByEmail(db, email);
+        if (!existing && call.body.create_user === false) throw authErrors.otpDisabled();
+        if (!config.emailEnabled) throw authErrors.emailProviderDisabled(422, 'Email logins are disabled');
+        if (existing?.email_confirmed_at) return sendLink(db, existing, 'magiclink', redirectTo);
+        if (config.disableSignup) throw authErrors.signupDisabled();
         if (existing) return sendLink(db, existing, 'magiclink', redirectTo);
-        if (call.body.create_user === false) throw new AuthError(422, 'otp_disabled', 'Signups not allowed for otp');
         const user = await createUser(db, { email, emailConfirmed: false, userMetadata: objectField(call.body, 'data') });
         return sendLink(db, user, 'signup', redirectTo);
       });

@@ -32,18 +32,31 @@ export interface TestBackend {
   stop(): Promise<void>;
 }
 
+/** How to start a test instance. */
+export interface TestBackendOptions {
+  /** A config.toml to start with instead of the project's (`--config`). */
+  config?: string;
+  /** Extra environment for the instance's process (SITE_URL, ADDITIONAL_REDIRECT_URLS). */
+  env?: Record<string, string>;
+}
+
 /** Starts a fresh instance through the CLI (`start`), as the test suites will. */
-export function startTestBackend(): TestBackend {
+export function startTestBackend(options: TestBackendOptions = {}): TestBackend {
   const apiPort = Number(process.env.LOCAL_BACKEND_TEST_API_PORT ?? 55421);
   const dbPort = Number(process.env.LOCAL_BACKEND_TEST_DB_PORT ?? 55422);
   const dataDir = mkdtempSync(join(tmpdir(), 'local-backend-test-'));
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const cli = (...args: string[]) => {
-    const run = spawnSync(process.execPath, [CLI, ...args, '--data-dir', dataDir], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [CLI, ...args, '--data-dir', dataDir], { encoding: 'utf8', env: { ...process.env, ...options.env } });
     return { status: run.status ?? 1, stdout: run.stdout, stderr: run.stderr };
   };
-  const started = cli('start', '--api-port', String(apiPort), '--db-port', String(dbPort));
-  if (started.status !== 0) throw new Error(`local backend did not start: ${started.stderr}${started.stdout}`);
+  const config = options.config ? ['--config', options.config] : [];
+  const started = cli('start', '--api-port', String(apiPort), '--db-port', String(dbPort), ...config);
+  if (started.status !== 0) {
+    cli('stop');
+    rmSync(dataDir, { recursive: true, force: true });
+    throw new Error(`local backend did not start: ${started.stderr}${started.stdout}`);
+  }
   const pool = new pg.Pool({ connectionString: `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres`, max: 2 });
   const client = (key: string) =>
     createClient(apiUrl, key, { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } });
@@ -67,6 +80,9 @@ export function startTestBackend(): TestBackend {
       await pool.end();
       cli('stop');
       rmSync(dataDir, { recursive: true, force: true });
+      // spawnSync blocked the event loop while the server closed its connections: let fetch's pool see them
+      // closed now, or the next instance on the same port gets a request on a dead keep-alive socket.
+      await new Promise((resolve) => setTimeout(resolve, 20));
     },
   };
 }
