@@ -52,7 +52,7 @@ describe('a config with sign-up on and its own site URL', () => {
   beforeAll(() => {
     const config = writeConfig(
       'signup-on',
-      'site_url = "http://localhost:5555"\nadditional_redirect_urls = ["https://app.example.test"]\nenable_signup = true',
+      'site_url = "http://localhost:5555"\nadditional_redirect_urls = ["https://app.example.test", "https://*.preview.example.test/**"]\nenable_signup = true',
     );
     backend = startTestBackend({ config });
   });
@@ -83,6 +83,8 @@ describe('a config with sign-up on and its own site URL', () => {
     expect(await linkTarget(backend, 'https://app.example.test/welcome')).toBe('https://app.example.test/welcome');
     // The project's own entries are not in this file.
     expect(await linkTarget(backend, 'http://localhost:4321/auth')).toBe('http://localhost:5555');
+    // Glob entries (GoTrue's, for hosted preview deploys) are skipped, not matched.
+    expect(await linkTarget(backend, 'https://pr-1.preview.example.test/')).toBe('http://localhost:5555');
   });
 });
 

@@ -6,6 +6,7 @@
 import type pg from 'pg';
 import { verifyJwt } from '../jwt.ts';
 import { API_VERSION, AuthError, authErrorResponse, authErrors } from './errors.ts';
+import { redirectOrigins, redirectTarget as allowedRedirect } from './redirects.ts';
 import { endSessions, refreshSession, sessionExists, startSession, type ClientInfo, type LogoutScope } from './sessions.ts';
 import {
   createUser,
@@ -27,7 +28,7 @@ export interface AuthConfig {
   apiUrl: string;
   /** Where links lead by default (`SITE_URL`). */
   siteUrl: string;
-  /** Other allowed `redirect_to` targets (origins or URL prefixes). */
+  /** Other allowed `redirect_to` targets, matched by origin (redirects.ts). */
   additionalRedirectUrls: string[];
   /** Public sign-up refused (`[auth] enable_signup = false`, GoTrue's DISABLE_SIGNUP); admins still create users. */
   disableSignup: boolean;
@@ -53,6 +54,7 @@ type Db = pg.Pool | pg.PoolClient;
 /** Creates the Auth handler. */
 export function createAuthHandler(config: AuthConfig): (call: AuthRequest) => Promise<Response> {
   const issuer = `${config.apiUrl}/auth/v1`;
+  const origins = redirectOrigins(config.siteUrl, config.additionalRedirectUrls);
 
   /** Runs a multi-statement operation atomically. */
   async function transaction<T>(work: (db: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -85,18 +87,10 @@ export function createAuthHandler(config: AuthConfig): (call: AuthRequest) => Pr
     if (claims.role !== 'service_role' && claims.role !== 'supabase_admin') throw authErrors.notAdmin();
   }
 
-  /** Where a link may lead: the requested place when allowed, else SITE_URL (GoTrue's rule). */
+  /** Where a link may lead: the requested place when its origin is allowed, else SITE_URL (redirects.ts). */
   function redirectTarget(call: Call): string {
     const requested = call.url.searchParams.get('redirect_to') ?? stringField(call.body, 'redirect_to') ?? stringField(call.body, 'redirectTo');
-    if (!requested) return config.siteUrl;
-    const allowed = [config.siteUrl, ...config.additionalRedirectUrls].some((base) => {
-      try {
-        return requested.startsWith(base) || new URL(requested).origin === new URL(base).origin;
-      } catch {
-        return false;
-      }
-    });
-    return allowed ? requested : config.siteUrl;
+    return allowedRedirect(requested ?? undefined, config.siteUrl, origins);
   }
 
   async function sendLink(db: Db, user: UserRow, type: VerificationType, redirectTo: string): Promise<string> {
