@@ -19,6 +19,19 @@ export class AuthError extends Error {
   }
 }
 
+/**
+ * A refusal whose writes must stay: the transaction commits, then the request fails with `error`. GoTrue's
+ * `storage.NewCommitWithError`, used where refusing is itself a change (a reused refresh token revokes its
+ * session's tokens, a wrong code counts against the token it guessed at).
+ */
+export class CommitWithError extends Error {
+  readonly error: AuthError;
+  constructor(error: AuthError) {
+    super(error.message);
+    this.error = error;
+  }
+}
+
 /** The errors GoTrue returns for the situations this backend handles, with GoTrue's wording. */
 export const authErrors = {
   invalidCredentials: () => new AuthError(400, 'invalid_credentials', 'Invalid login credentials'),

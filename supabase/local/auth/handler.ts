@@ -5,7 +5,7 @@
  */
 import type pg from 'pg';
 import { verifyJwt } from '../jwt.ts';
-import { API_VERSION, AuthError, authErrorResponse, authErrors } from './errors.ts';
+import { API_VERSION, AuthError, authErrorResponse, authErrors, CommitWithError } from './errors.ts';
 import { redirectOrigins, redirectTarget as allowedRedirect } from './redirects.ts';
 import { endSessions, refreshSession, sessionExists, startSession, type ClientInfo, type LogoutScope } from './sessions.ts';
 import {
@@ -56,7 +56,7 @@ export function createAuthHandler(config: AuthConfig): (call: AuthRequest) => Pr
   const issuer = `${config.apiUrl}/auth/v1`;
   const origins = redirectOrigins(config.siteUrl, config.additionalRedirectUrls);
 
-  /** Runs a multi-statement operation atomically. */
+  /** Runs a multi-statement operation atomically; a `CommitWithError` commits, then fails with its error. */
   async function transaction<T>(work: (db: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await config.db.connect();
     try {
@@ -65,6 +65,10 @@ export function createAuthHandler(config: AuthConfig): (call: AuthRequest) => Pr
       await client.query('commit');
       return result;
     } catch (error) {
+      if (error instanceof CommitWithError) {
+        await client.query('commit');
+        throw error.error;
+      }
       await client.query('rollback').catch(() => {});
       throw error;
     } finally {

@@ -29,6 +29,8 @@ export interface TestBackend {
   sql<T extends pg.QueryResultRow = Record<string, unknown>>(text: string, values?: unknown[]): Promise<T[]>;
   /** Mails in the outbox to one address, newest first, read over HTTP like a test would. */
   outbox(to: string): Promise<{ to: string; subject: string; text: string; html: string; link: string; type: string }[]>;
+  /** Stops and starts the instance on the same data dir (what survives must be in the database). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -58,6 +60,11 @@ export function startTestBackend(options: TestBackendOptions = {}): TestBackend 
     throw new Error(`local backend did not start: ${started.stderr}${started.stdout}`);
   }
   const pool = new pg.Pool({ connectionString: `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres`, max: 2 });
+  // A restart closes the pool's idle connections under it; the pool replaces them on the next query.
+  pool.on('error', () => {});
+  // spawnSync blocks the event loop while the server closes its connections: let fetch's pool see them
+  // closed afterwards, or the next request to the same port goes out on a dead keep-alive socket.
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
   const client = (key: string) =>
     createClient(apiUrl, key, { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } });
   return {
@@ -76,13 +83,17 @@ export function startTestBackend(options: TestBackendOptions = {}): TestBackend 
       if (!response.ok) throw new Error(`outbox answered ${response.status}: ${await response.text()}`);
       return response.json();
     },
+    async restart() {
+      cli('stop');
+      const restarted = cli('start');
+      if (restarted.status !== 0) throw new Error(`local backend did not restart: ${restarted.stderr}${restarted.stdout}`);
+      await settle();
+    },
     async stop() {
       await pool.end();
       cli('stop');
       rmSync(dataDir, { recursive: true, force: true });
-      // spawnSync blocked the event loop while the server closed its connections: let fetch's pool see them
-      // closed now, or the next instance on the same port gets a request on a dead keep-alive socket.
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await settle();
     },
   };
 }
