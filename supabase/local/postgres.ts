@@ -71,8 +71,10 @@ export async function startPostgres(options: PostgresOptions): Promise<RunningPo
     persistent: true,
     createPostgresUser: true,
     initdbFlags: ['--encoding=UTF8', '--no-sync'],
-    // Small footprint for a development machine; synchronous_commit off keeps writes fast while a crash
-    // can lose only the last moments, never consistency.
+    // Loopback only, no Unix socket: every role's password is the well-known `postgres`, so the cluster must
+    // not be reachable from the network (tests/integration/local-backend-network.test.ts). Command-line
+    // settings win over postgresql.conf. Small footprint for a development machine; synchronous_commit off
+    // keeps writes fast while a crash can lose only the last moments, never consistency.
     postgresFlags: [
       '-c', 'listen_addresses=127.0.0.1',
       '-c', `unix_socket_directories=`,
