@@ -366,18 +366,6 @@ create table supabase_migrations.seed_files (
   hash text not null
 );
 
--- LOCAL ONLY: MAIL OUTBOX ----------------------------------------------------------------------------
--- The local backend sends no email: Auth writes each mail here instead. The schema is not exposed to the
--- API and the API roles have no grant on it; read it with `npm run db:mail` or GET /__local/outbox.
-create schema local_dev;
-create table local_dev.outbox (
-  id bigint generated always as identity primary key,
-  to_email text not null,
-  subject text not null,
-  text_body text not null,
-  html_body text not null,
-  link text,
-  type text not null,
-  created_at timestamptz not null default now()
-);
-create index outbox_to_email_idx on local_dev.outbox (lower(to_email), created_at desc);
+-- LOCAL ONLY --------------------------------------------------------------------------------------------
+-- The local backend's own tables (mail outbox, wrong-code counts) live in the schema `local_dev`, created by
+-- local-dev.sql, which runs on every start so that clusters made before a table was added get it too.

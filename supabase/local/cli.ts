@@ -10,7 +10,8 @@
  *   serve    run in the foreground (what `start` runs in the background)
  *
  * Options: --data-dir DIR (default .data), --api-port N (54321), --db-port M (54322), --migrations DIR,
- * --seed FILE. An instance remembers its ports in its data dir, so `status`/`stop --data-dir DIR` find it.
+ * --seed FILE, --config FILE (the config.toml whose [auth] settings apply; default supabase/config.toml).
+ * An instance remembers its ports and options in its data dir, so `status`/`stop --data-dir DIR` find it.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
@@ -36,6 +37,7 @@ interface Instance {
   dbPort: number;
   migrationsDir?: string;
   seedFile?: string;
+  configFile?: string;
 }
 
 const files = (dataDir: string) => ({
@@ -55,6 +57,7 @@ function parseOptions(argv: string[]) {
       'db-port': { type: 'string' },
       migrations: { type: 'string' },
       seed: { type: 'string' },
+      config: { type: 'string' },
       to: { type: 'string' },
     },
   });
@@ -82,6 +85,7 @@ function resolveInstance(values: ReturnType<typeof parseOptions>['values']): Ins
     dbPort: port(values['db-port'], stored.dbPort ?? DEFAULT_DB_PORT),
     migrationsDir: values.migrations ? resolve(values.migrations) : stored.migrationsDir,
     seedFile: values.seed ? resolve(values.seed) : stored.seedFile,
+    configFile: values.config ? resolve(values.config) : stored.configFile,
   };
 }
 
@@ -203,6 +207,7 @@ async function serve(instance: Instance): Promise<void> {
     dbPort: instance.dbPort,
     migrationsDir: instance.migrationsDir,
     seedFile: instance.seedFile,
+    configFile: instance.configFile,
     onLog: (line) => console.log(line),
   });
   await writeFile(f.pid, `${process.pid}\n`);

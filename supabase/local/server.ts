@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { LOCAL_SUPABASE } from '../../src/lib/server/service-config.ts';
 import { createAuthHandler } from './auth/handler.ts';
+import { loadAuthSettings } from './config.ts';
 import { verifyJwt } from './jwt.ts';
 import { listMail, parseAppMail, storeMail } from './outbox.ts';
 import { databaseUrl, startPostgres } from './postgres.ts';
@@ -27,7 +28,9 @@ export interface LocalBackendOptions {
   dbPort: number;
   migrationsDir?: string;
   seedFile?: string;
-  /** Default link target in mails (SITE_URL). */
+  /** The Supabase config whose `[auth]` settings apply (default: the project's `supabase/config.toml`). */
+  configFile?: string;
+  /** Default link target in mails (SITE_URL); overrides the config file and the environment. */
   siteUrl?: string;
   onLog?: (line: string) => void;
 }
@@ -58,6 +61,8 @@ const OPEN_AUTH_ROUTES = new Set(['GET /auth/v1/verify', 'GET /auth/v1/callback'
 /** Starts Postgres and the API server; `stop()` shuts both down. */
 export async function startLocalBackend(options: LocalBackendOptions): Promise<LocalBackend> {
   const log = options.onLog ?? (() => {});
+  // Read before Postgres starts: a broken config.toml stops the start with its own message.
+  const settings = loadAuthSettings(options.configFile);
   const postgres = await startPostgres({
     dataDir: join(options.dataDir, 'postgres'),
     port: options.dbPort,
@@ -73,10 +78,8 @@ export async function startLocalBackend(options: LocalBackendOptions): Promise<L
   const auth = createAuthHandler({
     db: adminPool,
     apiUrl,
-    siteUrl: options.siteUrl ?? process.env.SITE_URL ?? 'http://localhost:8888',
-    additionalRedirectUrls: (process.env.ADDITIONAL_REDIRECT_URLS ?? 'http://localhost:8888,http://127.0.0.1:8888,http://localhost:4321')
-      .split(',')
-      .filter(Boolean),
+    ...settings,
+    siteUrl: options.siteUrl ?? settings.siteUrl,
   });
   const rest = createRestHandler(apiPool);
 

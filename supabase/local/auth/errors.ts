@@ -19,6 +19,19 @@ export class AuthError extends Error {
   }
 }
 
+/**
+ * A refusal whose writes must stay: the transaction commits, then the request fails with `error`. GoTrue's
+ * `storage.NewCommitWithError`, used where refusing is itself a change (a reused refresh token revokes its
+ * session's tokens, a wrong code counts against the token it guessed at).
+ */
+export class CommitWithError extends Error {
+  readonly error: AuthError;
+  constructor(error: AuthError) {
+    super(error.message);
+    this.error = error;
+  }
+}
+
 /** The errors GoTrue returns for the situations this backend handles, with GoTrue's wording. */
 export const authErrors = {
   invalidCredentials: () => new AuthError(400, 'invalid_credentials', 'Invalid login credentials'),
@@ -33,6 +46,11 @@ export const authErrors = {
   badJwt: (detail: string) => new AuthError(403, 'bad_jwt', `invalid JWT: unable to parse or verify signature, ${detail}`),
   missingSub: () => new AuthError(403, 'bad_jwt', 'invalid claim: missing sub claim'),
   notAdmin: () => new AuthError(403, 'not_admin', 'User not allowed'),
+  signupDisabled: () => new AuthError(422, 'signup_disabled', 'Signups not allowed for this instance'),
+  otpDisabled: () => new AuthError(422, 'otp_disabled', 'Signups not allowed for otp'),
+  /** The email provider switched off (`[auth.email] enable_signup = false`); GoTrue words and codes it per endpoint. */
+  emailProviderDisabled: (status: 400 | 422, message: 'Email logins are disabled' | 'Email signups are disabled') =>
+    new AuthError(status, 'email_provider_disabled', message),
   emailExists: () => new AuthError(422, 'email_exists', 'A user with this email address has already been registered'),
   weakPassword: (min: number) => new AuthError(422, 'weak_password', `Password should be at least ${min} characters.`),
   samePassword: () => new AuthError(422, 'same_password', 'New password should be different from the old password.'),

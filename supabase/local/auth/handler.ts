@@ -5,7 +5,8 @@
  */
 import type pg from 'pg';
 import { verifyJwt } from '../jwt.ts';
-import { API_VERSION, AuthError, authErrorResponse, authErrors } from './errors.ts';
+import { API_VERSION, AuthError, authErrorResponse, authErrors, CommitWithError } from './errors.ts';
+import { redirectOrigins, redirectTarget as allowedRedirect } from './redirects.ts';
 import { endSessions, refreshSession, sessionExists, startSession, type ClientInfo, type LogoutScope } from './sessions.ts';
 import {
   createUser,
@@ -27,8 +28,12 @@ export interface AuthConfig {
   apiUrl: string;
   /** Where links lead by default (`SITE_URL`). */
   siteUrl: string;
-  /** Other allowed `redirect_to` targets (origins or URL prefixes). */
+  /** Other allowed `redirect_to` targets, matched by origin (redirects.ts). */
   additionalRedirectUrls: string[];
+  /** Public sign-up refused (`[auth] enable_signup = false`, GoTrue's DISABLE_SIGNUP); admins still create users. */
+  disableSignup: boolean;
+  /** The email provider on (`[auth.email] enable_signup`, GoTrue's EXTERNAL_EMAIL_ENABLED). */
+  emailEnabled: boolean;
 }
 
 /** One Auth request, as the gateway hands it over. */
@@ -49,8 +54,9 @@ type Db = pg.Pool | pg.PoolClient;
 /** Creates the Auth handler. */
 export function createAuthHandler(config: AuthConfig): (call: AuthRequest) => Promise<Response> {
   const issuer = `${config.apiUrl}/auth/v1`;
+  const origins = redirectOrigins(config.siteUrl, config.additionalRedirectUrls);
 
-  /** Runs a multi-statement operation atomically. */
+  /** Runs a multi-statement operation atomically; a `CommitWithError` commits, then fails with its error. */
   async function transaction<T>(work: (db: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await config.db.connect();
     try {
@@ -59,6 +65,10 @@ export function createAuthHandler(config: AuthConfig): (call: AuthRequest) => Pr
       await client.query('commit');
       return result;
     } catch (error) {
+      if (error instanceof CommitWithError) {
+        await client.query('commit');
+        throw error.error;
+      }
       await client.query('rollback').catch(() => {});
       throw error;
     } finally {
@@ -81,18 +91,10 @@ export function createAuthHandler(config: AuthConfig): (call: AuthRequest) => Pr
     if (claims.role !== 'service_role' && claims.role !== 'supabase_admin') throw authErrors.notAdmin();
   }
 
-  /** Where a link may lead: the requested place when allowed, else SITE_URL (GoTrue's rule). */
+  /** Where a link may lead: the requested place when its origin is allowed, else SITE_URL (redirects.ts). */
   function redirectTarget(call: Call): string {
     const requested = call.url.searchParams.get('redirect_to') ?? stringField(call.body, 'redirect_to') ?? stringField(call.body, 'redirectTo');
-    if (!requested) return config.siteUrl;
-    const allowed = [config.siteUrl, ...config.additionalRedirectUrls].some((base) => {
-      try {
-        return requested.startsWith(base) || new URL(requested).origin === new URL(base).origin;
-      } catch {
-        return false;
-      }
-    });
-    return allowed ? requested : config.siteUrl;
+    return allowedRedirect(requested ?? undefined, config.siteUrl, origins);
   }
 
   async function sendLink(db: Db, user: UserRow, type: VerificationType, redirectTo: string): Promise<string> {
@@ -108,8 +110,8 @@ export function createAuthHandler(config: AuthConfig): (call: AuthRequest) => Pr
 
     'GET /settings': async () =>
       Response.json({
-        external: { anonymous_users: false, email: true, phone: false },
-        disable_signup: false,
+        external: { anonymous_users: false, email: config.emailEnabled, phone: false },
+        disable_signup: config.disableSignup,
         mailer_autoconfirm: true,
         phone_autoconfirm: false,
         sms_provider: '',
@@ -117,8 +119,11 @@ export function createAuthHandler(config: AuthConfig): (call: AuthRequest) => Pr
       }),
 
     'POST /signup': async (call) => {
+      // GoTrue checks the switch before it reads the request: a refused sign-up learns nothing about the address.
+      if (config.disableSignup) throw authErrors.signupDisabled();
       const email = requireString(call.body, 'email');
       const password = requireString(call.body, 'password');
+      if (!config.emailEnabled) throw authErrors.emailProviderDisabled(400, 'Email signups are disabled');
       return Response.json(
         await transaction(async (db) => {
           const existing = await findUserByEmail(db, email);
@@ -134,6 +139,7 @@ export function createAuthHandler(config: AuthConfig): (call: AuthRequest) => Pr
       if (grant === 'password') {
         const email = stringField(call.body, 'email');
         const password = stringField(call.body, 'password');
+        if (email && !config.emailEnabled) throw authErrors.emailProviderDisabled(422, 'Email logins are disabled');
         if (!email || !password) throw authErrors.invalidCredentials();
         const user = await findUserByEmail(config.db, email);
         if (!user || !(await passwordMatches(user, password))) throw authErrors.invalidCredentials();
@@ -178,6 +184,7 @@ export function createAuthHandler(config: AuthConfig): (call: AuthRequest) => Pr
 
     // Always 200 `{}`, whether or not the address has an account, so the endpoint reveals nothing.
     'POST /recover': async (call) => {
+      if (!config.emailEnabled) throw authErrors.emailProviderDisabled(400, 'Email logins are disabled');
       const email = requireString(call.body, 'email');
       const redirectTo = redirectTarget(call);
       await transaction(async (db) => {
@@ -187,14 +194,20 @@ export function createAuthHandler(config: AuthConfig): (call: AuthRequest) => Pr
       return Response.json({});
     },
 
-    // Magic link / OTP sign-in (signInWithOtp): mails a link; unknown addresses are signed up first.
+    // Magic link / OTP sign-in (signInWithOtp): mails a link; unknown addresses are signed up first. The
+    // refusals come in GoTrue's order: `create_user: false` for an unknown address (otp_disabled, whatever the
+    // settings), the email provider switched off, then sign-up switched off for an address GoTrue would sign
+    // up, which is an unknown one or one never confirmed (signup_disabled: GoTrue runs its sign-up for both).
     'POST /otp': async (call) => {
       const email = requireString(call.body, 'email');
       const redirectTo = redirectTarget(call);
       await transaction(async (db) => {
         const existing = await findUserByEmail(db, email);
+        if (!existing && call.body.create_user === false) throw authErrors.otpDisabled();
+        if (!config.emailEnabled) throw authErrors.emailProviderDisabled(422, 'Email logins are disabled');
+        if (existing?.email_confirmed_at) return sendLink(db, existing, 'magiclink', redirectTo);
+        if (config.disableSignup) throw authErrors.signupDisabled();
         if (existing) return sendLink(db, existing, 'magiclink', redirectTo);
-        if (call.body.create_user === false) throw new AuthError(422, 'otp_disabled', 'Signups not allowed for otp');
         const user = await createUser(db, { email, emailConfirmed: false, userMetadata: objectField(call.body, 'data') });
         return sendLink(db, user, 'signup', redirectTo);
       });

@@ -6,13 +6,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { ACCESS_TOKEN_TTL_SECONDS, signJwt, type AccessTokenClaims } from '../jwt.ts';
-import { authErrors } from './errors.ts';
+import { authErrors, CommitWithError } from './errors.ts';
 import { findUserById, isBanned, userJson, type UserRow } from './users.ts';
 
 type Db = pg.Pool | pg.PoolClient;
 
-/** GoTrue's reuse interval: a just-rotated refresh token still answers (with the new one) this long. */
-const REFRESH_REUSE_SECONDS = 10;
+/**
+ * GoTrue's `refresh_token_reuse_interval` (config.toml): within this many seconds of a session's last
+ * refresh, an older refresh token of the session still answers (with the current one) instead of ending it.
+ */
+export const REFRESH_REUSE_SECONDS = 10;
 
 /** Where a sign-in came from, stored on the session row. */
 export interface ClientInfo {
@@ -56,36 +59,61 @@ export async function startSession(db: Db, issuer: string, user: UserRow, method
 }
 
 /**
- * Exchanges a refresh token for a new access token and a new refresh token in the same session; the
- * old token is revoked. Tokens of deleted sessions or banned users are refused.
+ * Exchanges a refresh token for a new access token and the session's next refresh token (rotation: the old
+ * token is revoked, the new one's `parent` is the old one). Tokens of deleted sessions or banned users are
+ * refused.
+ *
+ * Presenting a token that was already rotated follows GoTrue's reuse detection, as its v2 refresh token
+ * algorithm does it (supabase/auth internal/tokens/service.go; the v1 algorithm revokes the session's
+ * tokens but keeps the session, so its access tokens live on until they expire):
+ * - the token just before the current one (the client did not save the last answer) gets the current
+ *   token, at any time;
+ * - an older one gets the current token too while the session was refreshed less than
+ *   REFRESH_REUSE_SECONDS ago (tabs refreshing at once);
+ * - otherwise the token is taken to be stolen: the whole session ends (row, refresh tokens, and with it
+ *   every access token naming it) and the request fails with refresh_token_already_used. The deletion
+ *   commits although the request fails.
  */
 export async function refreshSession(db: Db, issuer: string, token: unknown): Promise<SessionJson> {
   if (typeof token !== 'string' || token === '') throw authErrors.refreshTokenNotFound();
-  const { rows } = await db.query<{ id: string; user_id: string; session_id: string | null; revoked: boolean; recently: boolean }>(
-    `select id::text, user_id, session_id, coalesce(revoked, false) as revoked,
-            updated_at > now() - make_interval(secs => $2) as recently
-       from auth.refresh_tokens where token = $1 for update`,
-    [token, REFRESH_REUSE_SECONDS],
+  // Lock the session first: all refreshes of one session take turns, and the token is read after the lock.
+  const found = await db.query<{ session_id: string | null }>('select session_id from auth.refresh_tokens where token = $1', [token]);
+  const sessionId = found.rows[0]?.session_id;
+  if (!sessionId) throw authErrors.refreshTokenNotFound();
+  const { rows: sessions } = await db.query<{ recently_refreshed: boolean }>(
+    `select coalesce(refreshed_at, created_at at time zone 'utc') > (now() at time zone 'utc') - make_interval(secs => $2) as recently_refreshed
+       from auth.sessions where id = $1 for update`,
+    [sessionId, REFRESH_REUSE_SECONDS],
+  );
+  const { rows } = await db.query<{ id: string; user_id: string; revoked: boolean }>(
+    `select id::text, user_id, coalesce(revoked, false) as revoked from auth.refresh_tokens where token = $1 and session_id = $2 for update`,
+    [token, sessionId],
   );
   const row = rows[0];
-  if (!row || !row.session_id) throw authErrors.refreshTokenNotFound();
+  if (!sessions[0] || !row) throw authErrors.refreshTokenNotFound();
   const user = await findUserById(db, row.user_id);
   if (!user) throw authErrors.refreshTokenNotFound();
   if (isBanned(user)) throw authErrors.userBanned();
 
+  let issued: string;
   if (row.revoked) {
-    // A client racing itself (two tabs refreshing at once) gets the current token instead of an error.
-    const current = await db.query<{ token: string }>(
-      `select token from auth.refresh_tokens where parent = $1 and not coalesce(revoked, false) order by id desc limit 1`,
-      [token],
+    const { rows: active } = await db.query<{ token: string; parent: string | null }>(
+      `select token, parent from auth.refresh_tokens where session_id = $1 and not coalesce(revoked, false) order by id desc limit 1`,
+      [sessionId],
     );
-    if (!row.recently || !current.rows[0]) throw authErrors.refreshTokenAlreadyUsed();
-    return sessionJson(db, issuer, user, row.session_id, current.rows[0].token);
+    const current = active[0];
+    const failedToSave = current?.parent === token;
+    if (!current || (!failedToSave && !sessions[0].recently_refreshed)) {
+      await db.query('delete from auth.sessions where id = $1', [sessionId]);
+      throw new CommitWithError(authErrors.refreshTokenAlreadyUsed());
+    }
+    issued = current.token;
+  } else {
+    await db.query(`update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1`, [row.id]);
+    issued = await insertRefreshToken(db, user.id, sessionId, token);
   }
-  await db.query(`update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1`, [row.id]);
-  await db.query(`update auth.sessions set refreshed_at = now() at time zone 'utc', updated_at = now() where id = $1`, [row.session_id]);
-  const next = await insertRefreshToken(db, user.id, row.session_id, token);
-  return sessionJson(db, issuer, user, row.session_id, next);
+  await db.query(`update auth.sessions set refreshed_at = now() at time zone 'utc', updated_at = now() where id = $1`, [sessionId]);
+  return sessionJson(db, issuer, user, sessionId, issued);
 }
 
 /** Whether the session an access token names still exists (signing out deletes it at once). */

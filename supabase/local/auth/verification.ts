@@ -3,17 +3,27 @@
  * (hex SHA-224 of email + code) stored on the user (`recovery_token` or `confirmation_token`) and in
  * `auth.one_time_tokens`. Links carry the hash (`/auth/v1/verify?token=<hash>&type=...`); `verifyOtp`
  * sends either the hash (`token_hash`) or the email and code. Tokens are valid for one hour and once.
+ *
+ * A six-digit code can be guessed where a hash cannot, so codes allow a few wrong guesses: after
+ * MAX_WRONG_CODES wrong codes for the same user and kind of token, the outstanding token is invalidated and
+ * the right code fails too, until a new mail issues a fresh token (which resets the count). The count lives
+ * in `local_dev.verification_attempts`. Hosted GoTrue has no such count (it limits `/verify` per IP address,
+ * `[auth.rate_limit] token_verifications`, 30 per 5 minutes by default), so this is stricter than hosted
+ * Supabase: a test that passes because of it says nothing about a hosted project.
  */
 import { createHash, randomInt, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { storeMail } from '../outbox.ts';
-import { authErrors } from './errors.ts';
+import { authErrors, CommitWithError } from './errors.ts';
 import { findUserByEmail, type UserRow } from './users.ts';
 
 type Db = pg.Pool | pg.PoolClient;
 
 /** GoTrue's `mailer_otp_exp` default. */
 const TOKEN_TTL_SECONDS = 3600;
+
+/** Wrong codes a token survives: the one that reaches this count invalidates it. */
+export const MAX_WRONG_CODES = 5;
 
 /** The kinds of link GoTrue mails. */
 export type VerificationType = 'recovery' | 'invite' | 'magiclink' | 'signup';
@@ -48,6 +58,7 @@ export async function issueToken(db: Db, user: UserRow, type: VerificationType):
        created_at = now(), updated_at = now()`,
     [randomUUID(), user.id, kind, hashedToken, email],
   );
+  await resetWrongCodes(db, user.id, kind);
   return { otp, hashedToken };
 }
 
@@ -67,34 +78,79 @@ export interface VerifyInput {
 
 /**
  * Consumes a token and returns its user: the token is cleared, the email counts as confirmed (the user
- * proved they read mail sent to it). Unknown, used or expired tokens fail with GoTrue's `otp_expired`.
+ * proved they read mail sent to it). Unknown, used or expired tokens fail with GoTrue's `otp_expired`; a
+ * wrong code is counted (and the failure committed) before it fails.
  */
 export async function consumeToken(db: Db, input: VerifyInput): Promise<{ user: UserRow; type: VerificationType }> {
   const types: VerificationType[] =
     input.type === 'email' ? ['signup', 'invite', 'magiclink', 'recovery'] : isVerificationType(input.type) ? [input.type] : [];
   if (types.length === 0) throw authErrors.validation(`Verify requires a verification type`);
-  let hash = input.tokenHash;
-  if (!hash) {
-    if (!input.email || !input.token) throw authErrors.validation('Verify requires either a token or a token hash');
-    const user = await findUserByEmail(db, input.email);
-    if (!user) throw authErrors.otpExpired();
-    hash = hashToken(user.email ?? '', input.token);
+  if (input.tokenHash) {
+    const consumed = await consumeHash(db, types, input.tokenHash);
+    if (!consumed) throw authErrors.otpExpired();
+    return consumed;
   }
+  if (!input.email || !input.token) throw authErrors.validation('Verify requires either a token or a token hash');
+  const user = await findUserByEmail(db, input.email);
+  if (!user) throw authErrors.otpExpired();
+  const consumed = await consumeHash(db, types, hashToken(user.email ?? '', input.token), user.id);
+  if (consumed) return consumed;
+  await countWrongCode(db, user.id, types);
+  throw new CommitWithError(authErrors.otpExpired());
+}
+
+/** Clears the first unexpired token of the given types that has this hash; returns its user and type. */
+async function consumeHash(
+  db: Db,
+  types: VerificationType[],
+  hash: string,
+  userId?: string,
+): Promise<{ user: UserRow; type: VerificationType } | undefined> {
   for (const type of types) {
     const { column, sentAt, kind } = TOKEN_COLUMN[type];
     const { rows } = await db.query<UserRow>(
       `update auth.users set ${column} = '', email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now()
-        where ${column} = $1 and ${sentAt} > now() - make_interval(secs => $2)
+        where ${column} = $1 and ${sentAt} > now() - make_interval(secs => $2) and ($3::uuid is null or id = $3)
         returning *`,
-      [hash, TOKEN_TTL_SECONDS],
+      [hash, TOKEN_TTL_SECONDS, userId ?? null],
     );
     const user = rows[0];
     if (user) {
       await db.query('delete from auth.one_time_tokens where user_id = $1 and token_type = $2', [user.id, kind]);
+      await resetWrongCodes(db, user.id, kind);
       return { user, type };
     }
   }
-  throw authErrors.otpExpired();
+  return undefined;
+}
+
+/**
+ * Counts a wrong code against each outstanding token the request could have meant (type `email` covers
+ * both kinds); a token whose count reaches MAX_WRONG_CODES is cleared, so no code opens it any more. The
+ * upsert increments atomically, so parallel guesses cannot slip past the limit.
+ */
+async function countWrongCode(db: Db, userId: string, types: VerificationType[]): Promise<void> {
+  const kinds = new Map(types.map((type) => [TOKEN_COLUMN[type].kind, TOKEN_COLUMN[type].column]));
+  for (const [kind, column] of kinds) {
+    const { rowCount } = await db.query(`select 1 from auth.users where id = $1 and coalesce(${column}, '') <> '' for update`, [userId]);
+    if (rowCount === 0) continue;
+    const { rows } = await db.query<{ failed_attempts: number }>(
+      `insert into local_dev.verification_attempts (user_id, token_type, failed_attempts, updated_at) values ($1, $2, 1, now())
+       on conflict (user_id, token_type) do update
+         set failed_attempts = verification_attempts.failed_attempts + 1, updated_at = now()
+       returning failed_attempts`,
+      [userId, kind],
+    );
+    if (rows[0]!.failed_attempts >= MAX_WRONG_CODES) {
+      await db.query(`update auth.users set ${column} = '', updated_at = now() where id = $1`, [userId]);
+      await db.query('delete from auth.one_time_tokens where user_id = $1 and token_type = $2', [userId, kind]);
+    }
+  }
+}
+
+/** Forgets the wrong codes counted against a user's token of one kind (a new token, or the right code). */
+async function resetWrongCodes(db: Db, userId: string, kind: string): Promise<void> {
+  await db.query('delete from local_dev.verification_attempts where user_id = $1 and token_type = $2', [userId, kind]);
 }
 
 function isVerificationType(type: string): type is VerificationType {

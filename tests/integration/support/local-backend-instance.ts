@@ -29,22 +29,42 @@ export interface TestBackend {
   sql<T extends pg.QueryResultRow = Record<string, unknown>>(text: string, values?: unknown[]): Promise<T[]>;
   /** Mails in the outbox to one address, newest first, read over HTTP like a test would. */
   outbox(to: string): Promise<{ to: string; subject: string; text: string; html: string; link: string; type: string }[]>;
+  /** Stops and starts the instance on the same data dir (what survives must be in the database). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
+/** How to start a test instance. */
+export interface TestBackendOptions {
+  /** A config.toml to start with instead of the project's (`--config`). */
+  config?: string;
+  /** Extra environment for the instance's process (SITE_URL, ADDITIONAL_REDIRECT_URLS). */
+  env?: Record<string, string>;
+}
+
 /** Starts a fresh instance through the CLI (`start`), as the test suites will. */
-export function startTestBackend(): TestBackend {
+export function startTestBackend(options: TestBackendOptions = {}): TestBackend {
   const apiPort = Number(process.env.LOCAL_BACKEND_TEST_API_PORT ?? 55421);
   const dbPort = Number(process.env.LOCAL_BACKEND_TEST_DB_PORT ?? 55422);
   const dataDir = mkdtempSync(join(tmpdir(), 'local-backend-test-'));
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const cli = (...args: string[]) => {
-    const run = spawnSync(process.execPath, [CLI, ...args, '--data-dir', dataDir], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [CLI, ...args, '--data-dir', dataDir], { encoding: 'utf8', env: { ...process.env, ...options.env } });
     return { status: run.status ?? 1, stdout: run.stdout, stderr: run.stderr };
   };
-  const started = cli('start', '--api-port', String(apiPort), '--db-port', String(dbPort));
-  if (started.status !== 0) throw new Error(`local backend did not start: ${started.stderr}${started.stdout}`);
+  const config = options.config ? ['--config', options.config] : [];
+  const started = cli('start', '--api-port', String(apiPort), '--db-port', String(dbPort), ...config);
+  if (started.status !== 0) {
+    cli('stop');
+    rmSync(dataDir, { recursive: true, force: true });
+    throw new Error(`local backend did not start: ${started.stderr}${started.stdout}`);
+  }
   const pool = new pg.Pool({ connectionString: `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres`, max: 2 });
+  // A restart closes the pool's idle connections under it; the pool replaces them on the next query.
+  pool.on('error', () => {});
+  // spawnSync blocks the event loop while the server closes its connections: let fetch's pool see them
+  // closed afterwards, or the next request to the same port goes out on a dead keep-alive socket.
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
   const client = (key: string) =>
     createClient(apiUrl, key, { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } });
   return {
@@ -63,10 +83,17 @@ export function startTestBackend(): TestBackend {
       if (!response.ok) throw new Error(`outbox answered ${response.status}: ${await response.text()}`);
       return response.json();
     },
+    async restart() {
+      cli('stop');
+      const restarted = cli('start');
+      if (restarted.status !== 0) throw new Error(`local backend did not restart: ${restarted.stderr}${restarted.stdout}`);
+      await settle();
+    },
     async stop() {
       await pool.end();
       cli('stop');
       rmSync(dataDir, { recursive: true, force: true });
+      await settle();
     },
   };
 }
