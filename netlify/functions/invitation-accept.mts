@@ -13,7 +13,7 @@ import { serviceClient } from '../../src/lib/server/service-client.ts';
  * confirmed) in the invitation's organization with its role; an address that has an account joins the
  * organization by giving that account's password. Either way the invitation is marked used and the person
  * signed in: 200 `{ session, role, organization }`. 404 unknown, 410 used or expired, 401 wrong password of
- * an existing account, 429 locked out, 400 malformed (or no name for a new account), 413 over 10 KB.
+ * an existing account, 403 its account is inactive, 429 locked out, 400 malformed (or no name for a new account), 413 over 10 KB.
  */
 export default async (req: Request, context?: Pick<Context, 'ip'>) => {
   try {
@@ -27,6 +27,8 @@ export default async (req: Request, context?: Pick<Context, 'ip'>) => {
         return noticeResponse(400, { title: 'Invalid Request', description: 'Full name is required' });
       case 'wrong-password':
         return noticeResponse(401, AUTH_MESSAGES.invitationWrongPassword);
+      case 'inactive':
+        return noticeResponse(403, AUTH_MESSAGES.blogDenied);
       case 'locked':
         return lockedOutResponse(outcome.until);
       case 'unknown':

@@ -9,7 +9,7 @@ import accept, { config as acceptConfig } from '../../netlify/functions/invitati
 import details, { config as detailsConfig } from '../../netlify/functions/invitation-details.mts';
 import { AUTH_MESSAGES } from '../../src/lib/auth-messages.ts';
 import { hashInvitationToken } from '../../src/lib/server/invitations.ts';
-import { seed, serviceClient } from './support/db-fixtures.ts';
+import { createMember, seed, serviceClient } from './support/db-fixtures.ts';
 import { clientWithSession, removeMember } from './support/auth-users.ts';
 
 const service = serviceClient();
@@ -181,6 +181,22 @@ describe('POST /api/invitations/accept', () => {
       expect(drafts).toHaveLength(1);
     } finally {
       await service.from('organization_memberships').delete().eq('user_id', seed.users.otherAdmin.id).eq('organization_id', seed.scalePro);
+    }
+  });
+
+  it('tells a deactivated existing account that it is inactive, and keeps the invitation', async () => {
+    const member = await createMember('viewer', seed.evergreen);
+    try {
+      await service.from('profiles').update({ is_active: false }).eq('id', member.id);
+      const { token, id } = await invite({ email: member.email, role: 'editor' });
+      const response = await acceptWith({ token, password: seed.password });
+      expect(response.status).toBe(403);
+      expect((await response.json()).message).toBe(AUTH_MESSAGES.blogDenied.description);
+      expect((await service.from('user_invitations').select('used_at').eq('id', id).single()).data?.used_at).toBeNull();
+      const { data: memberships } = await service.from('organization_memberships').select('organization_id').eq('user_id', member.id);
+      expect(memberships).toEqual([{ organization_id: seed.evergreen }]);
+    } finally {
+      await removeMember(member);
     }
   });
 

@@ -81,6 +81,8 @@ export type AcceptOutcome =
   | { kind: 'name-required' }
   /** The address has an account and the password given is not its password. */
   | { kind: 'wrong-password' }
+  /** The address has an account, but it was deactivated: an admin of its organization must reactivate it. */
+  | { kind: 'inactive' }
   /** Too many wrong passwords from this address for this account: try again later. */
   | { kind: 'locked'; until: Date }
   | { kind: InvitationProblem };
@@ -148,7 +150,7 @@ export async function acceptInvitation(
     if (signedIn.kind !== 'granted') {
       if (!joined) await release();
       if (signedIn.kind === 'locked') return { kind: 'locked', until: signedIn.until };
-      if (existing) return { kind: 'wrong-password' };
+      if (existing) return { kind: signedIn.kind === 'not-allowed' ? 'inactive' : 'wrong-password' };
       throw new Error(`Signing in the new account of invitation ${invitation.id} failed (${signedIn.kind})`);
     }
     const userId = signedIn.session.user.id;
