@@ -11,9 +11,10 @@ import { serviceClient } from '../../src/lib/server/service-client.ts';
 export const REFUSAL_FLOOR_MS = 400;
 
 /**
- * POST /api/auth/sign-in `{ email, password, area? }`: sign-in with attempt recording and lockout. Area
- * `admin` (default): 200 `{ title, message, session }` for an active admin, 403 for anyone else (the session is
- * ended). Area `blog`: 200 for any active member, 403 for an inactive account. Both: 401 bad credentials; 429 locked out; 400 malformed; 413 over 10 KB; 500 Auth unreachable.
+ * POST /api/auth/sign-in `{ email, password }`: sign-in with attempt recording and lockout. 200 `{ session }`
+ * for an active account with an active membership (the browser picks the landing page from the role); 403
+ * `{ title, message }` for a deactivated account or one without an active membership (the session is ended);
+ * 401 bad credentials; 429 locked out; 400 malformed; 413 over 10 KB; 500 Auth unreachable.
  */
 export default async (req: Request, context?: Pick<Context, 'ip'>) => {
   const startedAt = Date.now();
@@ -24,17 +25,18 @@ export default async (req: Request, context?: Pick<Context, 'ip'>) => {
     }
     const client = clientInfoFrom(req.headers, context?.ip);
     const outcome = await signIn(serviceClient(), authEndpoint(), body.data, client);
-    const blog = body.data.area === 'blog';
     if (outcome.kind === 'granted') {
       const { access_token, refresh_token, expires_at, expires_in, token_type } = outcome.session;
-      return noticeResponse(200, blog ? AUTH_MESSAGES.blogGranted : AUTH_MESSAGES.granted, { session: { access_token, refresh_token, expires_at, expires_in, token_type } });
+      return Response.json({ session: { access_token, refresh_token, expires_at, expires_in, token_type } });
     }
     await answerNoSoonerThan(startedAt, REFUSAL_FLOOR_MS);
     switch (outcome.kind) {
       case 'denied':
         return noticeResponse(401, AUTH_MESSAGES.denied);
-      case 'not-allowed':
-        return noticeResponse(403, blog ? AUTH_MESSAGES.blogDenied : AUTH_MESSAGES.notAdmin);
+      case 'inactive':
+        return noticeResponse(403, AUTH_MESSAGES.inactive);
+      case 'no-organization':
+        return noticeResponse(403, AUTH_MESSAGES.noOrganization);
       case 'locked':
         return lockedOutResponse(outcome.until);
     }

@@ -28,7 +28,7 @@ export default async (req: Request, context?: Pick<Context, 'ip'>) => {
       case 'wrong-password':
         return noticeResponse(401, AUTH_MESSAGES.invitationWrongPassword);
       case 'inactive':
-        return noticeResponse(403, AUTH_MESSAGES.blogDenied);
+        return noticeResponse(403, AUTH_MESSAGES.inactive);
       case 'locked':
         return lockedOutResponse(outcome.until);
       case 'unknown':

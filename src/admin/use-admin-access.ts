@@ -40,7 +40,7 @@ export function useAdminAccess(): User | null {
         else window.location.assign('/auth');
         return;
       case 'denied':
-        toastOnNextPage({ ...AUTH_MESSAGES.dashboardDenied, variant: 'destructive' });
+        toastOnNextPage({ ...AUTH_MESSAGES.membershipEnded, variant: 'destructive' });
         window.location.assign('/');
         return;
       case 'failed':

@@ -3,7 +3,6 @@
  * with an outcome the page turns into a toast; nothing here touches the DOM. supabase-js is imported only by
  * the calls that need it, so the sign-in form does not download it.
  */
-import type { SignInArea } from '../schemas/auth.ts';
 import type { Role } from '../schemas/user.ts';
 import { AUTH_MESSAGES, type Notice } from './auth-messages.ts';
 import type { InvitationDetails } from '../schemas/auth.ts';
@@ -37,10 +36,10 @@ function failureFrom(status: number, data: Record<string, unknown>, fallback: No
   return { status, title, description };
 }
 
-/** `POST /api/auth/sign-in` for an area: the session, or the refusal to show. */
-export async function requestSignIn(email: string, password: string, area: SignInArea): Promise<{ session: SessionTokens } | { failure: Failure }> {
+/** `POST /api/auth/sign-in`: the session, or the refusal to show. */
+export async function requestSignIn(email: string, password: string): Promise<{ session: SessionTokens } | { failure: Failure }> {
   try {
-    const { status, data } = await postJson('/api/auth/sign-in', { email, password, area });
+    const { status, data } = await postJson('/api/auth/sign-in', { email, password });
     if (status === 200 && data.session) return { session: data.session as SessionTokens };
     return { failure: failureFrom(status, data, AUTH_MESSAGES.authError) };
   } catch {

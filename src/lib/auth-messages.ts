@@ -12,13 +12,20 @@ export interface Notice {
 export const AUTH_MESSAGES = {
   /** Wrong password, unknown address, unconfirmed or banned account: one answer that reveals nothing. */
   denied: { title: 'Admin Access Denied', description: 'Invalid credentials or insufficient privileges.' },
-  /** Right password, but not an active admin: the new session is ended at once. */
-  notAdmin: { title: 'Access Denied', description: 'Admin privileges required.' },
+  /** Signed in, landing on the dashboard (an admin of the organization they manage). */
   granted: { title: 'Admin Access Granted', description: 'Welcome to the administrative dashboard.' },
-  /** Sign-in for blog management (`/auth?next=/admin/blog`): any active member. */
+  /** Signed in, landing in blog management (an editor or viewer of the organization they manage). */
   blogGranted: { title: 'Signed In', description: 'Welcome to blog management.' },
-  /** Right password for blog management, but the account is inactive: the new session is ended at once. */
-  blogDenied: { title: 'Access Denied', description: 'Your account is inactive. Ask an administrator of your organization.' },
+  /** Right password, but the account is switched off everywhere: the new session is ended at once. */
+  inactive: {
+    title: 'Account Deactivated',
+    description: 'Your account is deactivated. Ask an administrator of your organization to reactivate it.',
+  },
+  /** Right password, but no organization has the account as an active member: the session is ended at once. */
+  noOrganization: {
+    title: 'No Organization',
+    description: 'Your account is not an active member of any organization. Ask an administrator to invite you or to reactivate you.',
+  },
   /** Too many failures for one address; says nothing about whether the account exists. */
   lockedOut: {
     title: 'Too Many Attempts',
@@ -32,9 +39,10 @@ export const AUTH_MESSAGES = {
   resetFailedTitle: 'Reset Failed',
   passwordUpdateFailedTitle: 'Password Update Failed',
   sessionExpired: { title: 'Session Expired', description: 'Your session has expired. Please log in again.' },
-  dashboardDenied: {
+  /** The member's access to the organization they were managing ended (deactivated, removed). */
+  membershipEnded: {
     title: 'Access Denied',
-    description: 'Admin privileges required or account inactive.',
+    description: 'You no longer have access to this organization. Choose another one, or ask one of its administrators.',
   },
   invitationUnknown: {
     title: 'Invitation Not Found',

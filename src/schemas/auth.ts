@@ -9,21 +9,15 @@ export const AUTH_REQUEST_MAX_BYTES = 10 * 1024;
 const PASSWORD_MAX_LENGTH = 72;
 
 /**
- * Where a sign-in leads: `admin`, the dashboard, for active admins only (spec back-office 6); `blog`, blog
- * management, for every active member, so editors can write and viewers read (issue 10). The page asks for
- * `blog` when it was opened as `/auth?next=/admin/blog…`.
+ * The sign-in form and the body of `POST /api/auth/sign-in`. Every active member signs in; where they land
+ * depends on their role in the organization they manage (admins /admin, editors and viewers /admin/blog).
  */
-export const SIGN_IN_AREAS = ['admin', 'blog'] as const;
-export type SignInArea = (typeof SIGN_IN_AREAS)[number];
-
-/** The sign-in form and the body of `POST /api/auth/sign-in`. */
 export const SignInSchema = z
   .object({
     /** The account's address; compared case-insensitively. */
     email: EmailSchema,
     /** Checked by Supabase Auth only; never logged or stored by us. */
     password: z.string().min(1, 'Password is required').max(PASSWORD_MAX_LENGTH),
-    area: z.enum(SIGN_IN_AREAS).default('admin'),
   })
   .strict();
 export type SignIn = z.infer<typeof SignInSchema>;

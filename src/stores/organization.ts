@@ -1,70 +1,74 @@
 /**
- * `$organization`: the signed-in user's organizations and the one being managed (spec public-site 4).
- * Loaded on sign-in from the memberships, the preferred one (localStorage `preferredOrganization`) chosen
- * when it is in the list, else the first; the fallback organization when loading fails; cleared on
- * sign-out. Starts from fixed defaults; storage is read only after mount (hydration, TOOLCHAIN.md).
+ * `$organization`: the organizations the signed-in user manages in the back office (their active
+ * memberships, with the role in each) and the one chosen in the admin header. The choice is remembered per
+ * browser (localStorage `preferredOrganization`); without one, the organization the site was built for, else
+ * the first the user administers, else the first (chooseOrganization). Every back-office screen acts on
+ * `current` and checks the role in `current`, never another organization. Loaded when the session signs in,
+ * cleared on sign-out; storage is read only after mount (hydration, TOOLCHAIN.md).
  */
 import { atom } from 'nanostores';
-import { FALLBACK_ORGANIZATION, type Organization } from '../lib/host-match.ts';
-import { listMemberOrganizations } from '../lib/memberships.ts';
+import {
+  chooseOrganization, listMemberOrganizations, PREFERRED_ORGANIZATION_KEY, siteOrganizationId, type MemberOrganization,
+} from '../lib/memberships.ts';
 import { supabaseBrowser } from '../lib/supabase-browser.ts';
 import { $session } from './session.ts';
 import { toast } from './toast.ts';
 
-/** localStorage key of the chosen organization's id (spec public-site 3). */
-export const PREFERRED_ORGANIZATION_KEY = 'preferredOrganization';
-
 export interface OrganizationState {
+  /** True until the memberships of the signed-in user are read. */
   loading: boolean;
-  current: Organization | null;
-  list: Organization[];
+  /** True when they could not be read: nothing is managed rather than the wrong organization. */
+  failed: boolean;
+  current: MemberOrganization | null;
+  list: MemberOrganization[];
 }
 
-export const INITIAL_ORGANIZATION_STATE: OrganizationState = { loading: true, current: null, list: [] };
+export const INITIAL_ORGANIZATION_STATE: OrganizationState = { loading: true, failed: false, current: null, list: [] };
 
 export const $organization = atom<OrganizationState>(INITIAL_ORGANIZATION_STATE);
 
-/** The preferred organization when the list has it, else the first, else none. */
-export function chooseOrganization(list: readonly Organization[], preferredId: string | null): Organization | null {
-  return list.find((org) => org.id === preferredId) ?? list[0] ?? null;
-}
-
 /** The 'Organization switched' toast. */
-export function switchedNotice(organization: Pick<Organization, 'name'>) {
-  return { title: 'Organization switched', description: `Now viewing ${organization.name}` };
+export function switchedNotice(organization: Pick<MemberOrganization, 'name'>) {
+  return { title: 'Organization switched', description: `Now managing ${organization.name}` };
 }
 
 let loadedFor: string | null = null;
 
-/** Loads the user's organizations and picks the current one; the fallback organization when that fails. */
+/** Loads the user's organizations and picks the one to manage. */
 export async function loadOrganizations(userId: string): Promise<void> {
   loadedFor = userId;
   $organization.set({ ...$organization.get(), loading: true });
   try {
     const list = await listMemberOrganizations(supabaseBrowser(), userId);
     if (loadedFor !== userId) return; // signed out or switched user meanwhile
-    const current = chooseOrganization(list, localStorage.getItem(PREFERRED_ORGANIZATION_KEY));
-    $organization.set({ loading: false, current, list });
+    const current = chooseOrganization(list, localStorage.getItem(PREFERRED_ORGANIZATION_KEY), siteOrganizationId());
+    $organization.set({ loading: false, failed: false, current, list });
   } catch (error) {
-    console.error('Organizations could not be loaded; using the fallback organization.', error);
-    if (loadedFor === userId) $organization.set({ loading: false, current: FALLBACK_ORGANIZATION, list: [] });
+    console.error('The organizations could not be loaded.', error);
+    if (loadedFor === userId) $organization.set({ loading: false, failed: true, current: null, list: [] });
   }
 }
 
-/** Makes another organization of the list current, remembers it and says so. */
-export function switchOrganization(id: string): void {
+/** Makes another organization of the list the managed one, remembers it and says so; returns it. */
+export function switchOrganization(id: string): MemberOrganization {
   const state = $organization.get();
   const next = state.list.find((org) => org.id === id);
   if (!next) throw new Error(`Organization ${id} is not one of the user's organizations`);
   $organization.set({ ...state, current: next });
   localStorage.setItem(PREFERRED_ORGANIZATION_KEY, next.id);
   toast(switchedNotice(next));
+  return next;
+}
+
+/** Remembers an organization as the one to manage next time (after accepting an invitation to it, say). */
+export function preferOrganization(id: string): void {
+  localStorage.setItem(PREFERRED_ORGANIZATION_KEY, id);
 }
 
 /** Forgets the organizations (sign-out). */
 export function clearOrganizations(): void {
   loadedFor = null;
-  $organization.set({ loading: false, current: null, list: [] });
+  $organization.set({ loading: false, failed: false, current: null, list: [] });
 }
 
 let started = false;

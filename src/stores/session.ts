@@ -4,7 +4,7 @@
  * itself (autoRefreshToken); when a signed-in session is lost without the user signing out (the refresh
  * failed, the session was ended by an admin), the user is told 'Session Expired' and sent to /auth.
  */
-import type { AuthChangeEvent, Session } from '@supabase/supabase-js';
+import type { AuthChangeEvent, Session, User } from '@supabase/supabase-js';
 import { atom } from 'nanostores';
 import { blogReturnPath } from '../lib/blog-urls.ts';
 import { AUTH_MESSAGES } from '../lib/auth-messages.ts';
@@ -72,10 +72,11 @@ export function sessionExpired(): void {
   window.location.assign(next ? `/auth?next=${encodeURIComponent(next)}` : '/auth');
 }
 
-/** Makes a session issued by our functions (sign-in, invitation) the browser's session. */
-export async function adoptSession(tokens: { access_token: string; refresh_token: string }): Promise<void> {
-  const { error } = await supabaseBrowser().auth.setSession(tokens);
-  if (error) throw new Error(`Adopting the new session failed: ${error.message}`, { cause: error });
+/** Makes a session issued by our functions (sign-in, invitation) the browser's session; returns its user. */
+export async function adoptSession(tokens: { access_token: string; refresh_token: string }): Promise<User> {
+  const { data, error } = await supabaseBrowser().auth.setSession(tokens);
+  if (error || !data.user) throw new Error(`Adopting the new session failed: ${error?.message ?? 'no user'}`, { cause: error });
+  return data.user;
 }
 
 /** Signs out on purpose (no 'Session Expired'); `local` ends this browser's session only. */

@@ -191,7 +191,7 @@ describe('POST /api/invitations/accept', () => {
       const { token, id } = await invite({ email: member.email, role: 'editor' });
       const response = await acceptWith({ token, password: seed.password });
       expect(response.status).toBe(403);
-      expect((await response.json()).message).toBe(AUTH_MESSAGES.blogDenied.description);
+      expect((await response.json()).message).toBe(AUTH_MESSAGES.inactive.description);
       expect((await service.from('user_invitations').select('used_at').eq('id', id).single()).data?.used_at).toBeNull();
       const { data: memberships } = await service.from('organization_memberships').select('organization_id').eq('user_id', member.id);
       expect(memberships).toEqual([{ organization_id: seed.evergreen }]);

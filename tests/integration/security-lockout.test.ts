@@ -69,7 +69,7 @@ describe('the rule (begin_sign_in), for one e-mail and address', () => {
     ['five spread over more than 15 minutes', [[1, bad], [5, bad], [9, bad], [13, bad], [17, bad]], false],
     ['a lock whose 15 minutes are over', [[16, bad], [17, bad], [18, bad], [19, bad], [20, bad]], false],
     ['a success among the last five', [[1, bad], [2, bad], [3, null], [4, bad], [5, bad], [6, bad]], false],
-    ['a correct password without admin rights among them', [[1, bad], [2, bad], [3, FAILURE_REASONS.notAdmin], [4, bad], [5, bad]], false],
+    ['a correct password of a deactivated account among them', [[1, bad], [2, bad], [3, FAILURE_REASONS.inactive], [4, bad], [5, bad]], false],
     ['refusals during a lockout, which do not extend it', [[0, locked], [0.5, locked], [10, bad], [11, bad], [12, bad], [13, bad], [14, bad]], true],
   ])('%s: locked %s', async (_case, rows, expected) => {
     const email = `rule-${crypto.randomUUID().slice(0, 8)}@scale-pro.test`;

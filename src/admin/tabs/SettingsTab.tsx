@@ -3,6 +3,7 @@ import { Button } from '../components/ui/Button';
 import { Card, CardHeader } from '../components/ui/Card';
 import { Field, Input, Textarea } from '../components/ui/Input';
 import { parseSettingsForm, saveOrganizationSettings, settingsFormValues, type SettingsField, type SettingsFormValues } from '../../lib/organization-settings';
+import type { MemberOrganization } from '../../lib/memberships';
 import { supabaseBrowser } from '../../lib/supabase-browser';
 import { $organization } from '../../stores/organization';
 import { toast } from '../../stores/toast';
@@ -68,7 +69,8 @@ export default function SettingsTab({ organization }: AdminTabProps) {
       const saved = await saveOrganizationSettings(supabaseBrowser(), organization.id, parsed.update);
       // The header, the organization switcher and a later visit to this tab read the saved values.
       const state = $organization.get();
-      $organization.set({ ...state, current: saved, list: state.list.map((org) => (org.id === saved.id ? saved : org)) });
+      const withRole = (org: MemberOrganization) => (org.id === saved.id ? { ...saved, role: org.role } : org);
+      $organization.set({ ...state, current: state.current && withRole(state.current), list: state.list.map(withRole) });
       toast({ title: 'Settings Saved', description: 'Organization settings have been updated successfully' });
     } catch (error) {
       console.error(error);

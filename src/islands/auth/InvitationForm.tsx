@@ -1,5 +1,5 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
-import { AUTH_MESSAGES, invitationWelcome, type Notice } from '../../lib/auth-messages';
+import { invitationWelcome, type Notice } from '../../lib/auth-messages';
 import { fetchInvitation, requestInvitationAcceptance } from '../../lib/auth-api';
 import type { InvitationDetails } from '../../schemas/auth';
 import { FullNameSchema, NewPasswordSchema } from '../../schemas/auth';
@@ -63,12 +63,10 @@ export default function InvitationForm({ token, onSignIn }: { token: string; onS
       setBusy(false);
       return;
     }
-    const admin = result.role === 'admin';
-    await enterWithSession(
-      result.session,
-      admin ? AUTH_MESSAGES.granted : invitationWelcome(result.organization.name, result.role),
-      admin ? '/admin' : '/',
-    );
+    await enterWithSession(result.session, {
+      notice: invitationWelcome(result.organization.name, result.role),
+      organizationId: result.organization.id,
+    });
   }
 
   if (state.kind === 'loading') return <p className="text-muted-foreground">Checking your invitation...</p>;

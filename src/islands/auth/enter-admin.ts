@@ -1,27 +1,45 @@
-/** The end of every way into the back office from /auth: adopt the session, then go where the role may. */
+/**
+ * The end of every way into the back office from /auth (sign-in, invitation, password reset): adopt the
+ * session, choose the organization to manage, and go where the role in it allows: admins to /admin, editors
+ * and viewers to /admin/blog, or to the page that sent them to sign in (`next`) when the role may open it.
+ */
 import { AUTH_MESSAGES, type Notice } from '../../lib/auth-messages.ts';
 import { requestSignIn, type Failure, type SessionTokens } from '../../lib/auth-api.ts';
+import { chooseOrganization, landingPath, PREFERRED_ORGANIZATION_KEY, roleMayOpen, siteOrganizationId } from '../../lib/memberships.ts';
 import { toastOnNextPage } from '../../stores/toast.ts';
 
-/** Adopts a session from our functions and opens `destination` with a toast there. */
-export async function enterWithSession(session: SessionTokens, notice: Notice, destination: string): Promise<void> {
+/**
+ * Adopts a session from our functions and opens the back office with a toast there (`notice`, else the
+ * welcome of the place the role leads to). `organizationId` is the organization to manage (an accepted
+ * invitation's), else the one chooseOrganization picks.
+ */
+export async function enterWithSession(
+  session: SessionTokens,
+  { next = null, notice, organizationId }: { next?: string | null; notice?: Notice; organizationId?: string } = {},
+): Promise<void> {
   // The session store brings supabase-js: loaded only now, so the sign-in form itself stays small.
-  const { adoptSession } = await import('../../stores/session.ts');
-  await adoptSession(session);
-  toastOnNextPage(notice);
+  const [{ adoptSession }, { supabaseBrowser }, { listMemberOrganizations }] = await Promise.all([
+    import('../../stores/session.ts'),
+    import('../../lib/supabase-browser.ts'),
+    import('../../lib/memberships.ts'),
+  ]);
+  const user = await adoptSession(session);
+  const list = await listMemberOrganizations(supabaseBrowser(), user.id);
+  const organization = chooseOrganization(list, organizationId ?? localStorage.getItem(PREFERRED_ORGANIZATION_KEY), siteOrganizationId());
+  if (!organization) throw new Error('The signed-in user has no active membership');
+  localStorage.setItem(PREFERRED_ORGANIZATION_KEY, organization.id);
+  const destination = next && roleMayOpen(organization.role, next) ? next : landingPath(organization.role);
+  const welcome = destination.startsWith('/admin/blog') ? AUTH_MESSAGES.blogGranted : AUTH_MESSAGES.granted;
+  toastOnNextPage(notice ?? welcome);
   window.location.assign(destination);
 }
 
-/**
- * Signs in through `POST /api/auth/sign-in` and opens the back office: /admin for admins, or, when /auth was
- * opened with a blog management path to return to (`next`), that path for any active member. Returns the
- * refusal otherwise.
- */
+/** Signs in through `POST /api/auth/sign-in` and opens the back office; returns the refusal otherwise. */
 export async function signInAndEnter(email: string, password: string, next: string | null): Promise<Failure | null> {
-  const result = await requestSignIn(email, password, next ? 'blog' : 'admin');
+  const result = await requestSignIn(email, password);
   if ('failure' in result) return result.failure;
   try {
-    await enterWithSession(result.session, next ? AUTH_MESSAGES.blogGranted : AUTH_MESSAGES.granted, next ?? '/admin');
+    await enterWithSession(result.session, { next });
     return null;
   } catch {
     return { status: 0, ...AUTH_MESSAGES.authError };

@@ -146,23 +146,23 @@ export async function acceptInvitation(
       joined = true;
     }
 
-    const signedIn = await signIn(service, auth, { email: invitation.email, password: input.password, area: 'blog' }, client);
+    const credentials = { email: invitation.email, password: input.password };
+    let signedIn = await signIn(service, auth, credentials, client);
+    if (existing && signedIn.kind === 'no-organization') {
+      // The right password, and no active membership anywhere: this invitation is the way back in.
+      await joinOrganization(service, existing, invitation);
+      joined = true;
+      signedIn = await signIn(service, auth, credentials, client);
+    }
     if (signedIn.kind !== 'granted') {
       if (!joined) await release();
       if (signedIn.kind === 'locked') return { kind: 'locked', until: signedIn.until };
-      if (existing) return { kind: signedIn.kind === 'not-allowed' ? 'inactive' : 'wrong-password' };
-      throw new Error(`Signing in the new account of invitation ${invitation.id} failed (${signedIn.kind})`);
+      if (existing && signedIn.kind !== 'no-organization') return { kind: signedIn.kind === 'inactive' ? 'inactive' : 'wrong-password' };
+      throw new Error(`Signing in the account of invitation ${invitation.id} failed (${signedIn.kind})`);
     }
     const userId = signedIn.session.user.id;
-    if (existing) {
-      // Already a member (invited twice, say): the role they have stays.
-      const added = await service
-        .from('organization_memberships')
-        .upsert(
-          { user_id: userId, organization_id: invitation.organization_id, role: invitation.role },
-          { onConflict: 'user_id,organization_id', ignoreDuplicates: true },
-        );
-      if (added.error) throw new Error(`Adding ${userId} to ${invitation.organization_id} failed: ${added.error.message}`);
+    if (existing && !joined) {
+      await joinOrganization(service, userId, invitation);
       joined = true;
     }
     await logServerActivity(service, {
@@ -178,6 +178,26 @@ export async function acceptInvitation(
     if (!joined) await release();
     throw error;
   }
+}
+
+/**
+ * Makes an existing account an active member of the invitation's organization: a new membership with the
+ * invitation's role, or a deactivated one active again (the role it has stays, as for a member invited twice).
+ */
+async function joinOrganization(service: SupabaseClient, userId: string, invitation: { organization_id: string; role: Role }) {
+  const found = await service
+    .from('organization_memberships')
+    .select('id, is_active')
+    .eq('user_id', userId)
+    .eq('organization_id', invitation.organization_id)
+    .maybeSingle<{ id: string; is_active: boolean }>();
+  if (found.error) throw new Error(`Reading the membership of ${userId} failed: ${found.error.message}`);
+  const written = !found.data
+    ? await service.from('organization_memberships').insert({ user_id: userId, organization_id: invitation.organization_id, role: invitation.role })
+    : found.data.is_active
+      ? { error: null }
+      : await service.from('organization_memberships').update({ is_active: true }).eq('id', found.data.id);
+  if (written.error) throw new Error(`Adding ${userId} to ${invitation.organization_id} failed: ${written.error.message}`);
 }
 
 /** How long a new invitation stays valid (the column default says the same). */

@@ -7,7 +7,6 @@
  */
 import { isIP } from 'node:net';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import type { SignInArea } from '../../schemas/auth.ts';
 
 /**
  * Why an attempt failed, as stored in `failure_reason` (private.sign_in_failure in SQL says the same). Only
@@ -16,11 +15,14 @@ import type { SignInArea } from '../../schemas/auth.ts';
  */
 export const FAILURE_REASONS = {
   invalidCredentials: 'Invalid login credentials',
-  notAdmin: 'Admin privileges required',
   inactive: 'Account inactive',
+  noOrganization: 'No active membership',
   lockedOut: 'Too many failed attempts',
 } as const;
 export type FailureReason = (typeof FAILURE_REASONS)[keyof typeof FAILURE_REASONS];
+
+/** finish_sign_in's answer: granted, or why a right password does not let the account in. */
+export type SignInVerdict = 'granted' | 'inactive' | 'no-organization';
 
 /** Where a request came from, as the function saw it. */
 export interface ClientInfo {
@@ -46,21 +48,21 @@ export async function beginAttempt(
 }
 
 /**
- * Step 2, after Supabase Auth accepted the password: the area's rule decides, and an allowed sign-in is
- * recorded as a success, its session vouched for (only such sessions read data), logged, and last_login set.
+ * Step 2, after Supabase Auth accepted the password: an active account with an active membership is
+ * recorded as a success, its session vouched for (only such sessions read data), logged, and last_login set;
+ * otherwise the answer says why not.
  */
 export async function finishAttempt(
   service: SupabaseClient,
-  attempt: { attemptId: string; userId: string; sessionId: string; area: SignInArea },
-): Promise<'granted' | 'not-allowed'> {
+  attempt: { attemptId: string; userId: string; sessionId: string },
+): Promise<SignInVerdict> {
   const { data, error } = await service.rpc('finish_sign_in', {
     p_attempt_id: attempt.attemptId,
     p_user_id: attempt.userId,
     p_session_id: attempt.sessionId,
-    p_area: attempt.area,
   });
   if (error) throw new Error(`Completing the sign-in of ${attempt.userId} failed: ${error.message}`);
-  return data as 'granted' | 'not-allowed';
+  return data as SignInVerdict;
 }
 
 /**

@@ -1,21 +1,21 @@
 /**
  * Sign-in on the server (used by `POST /api/auth/sign-in`, and by the invitation and password-reset flows):
- * the lockout, the password check with Supabase Auth, the rule of the area asked for (the dashboard: active
- * admins; blog management: active members), and the records every attempt leaves. Only a session that
+ * the lockout, the password check with Supabase Auth, the rule (an active account with an active membership;
+ * the browser then goes where the member's role allows), and the records every attempt leaves. Only a session that
  * passed through here is vouched for in the database (private.trusted_sessions) and may read data; one
  * taken straight from Supabase Auth's token endpoint reads nothing. The browser adopts the returned session
  * with `auth.setSession`.
  */
 import { createClient, isAuthApiError, type Session, type SupabaseClient } from '@supabase/supabase-js';
-import type { SignInArea } from '../../schemas/auth.ts';
-import { beginAttempt, finishAttempt, type ClientInfo } from './login-attempts.ts';
+import { beginAttempt, finishAttempt, type ClientInfo, type SignInVerdict } from './login-attempts.ts';
 
 /** What a sign-in came to. */
 export type SignInOutcome =
   | { kind: 'granted'; session: Session }
   | { kind: 'denied' }
-  /** Right password, but the account may not enter the area (not an admin, or inactive). */
-  | { kind: 'not-allowed' }
+  /** Right password, but the account is switched off, or has no active membership. */
+  | { kind: 'inactive' }
+  | { kind: 'no-organization' }
   | { kind: 'locked'; until: Date };
 
 /** Where Supabase Auth is, for a password sign-in made on the client's behalf. */
@@ -25,36 +25,32 @@ export interface AuthEndpoint {
 }
 
 /**
- * Signs a user in with email and password for an area (default the dashboard). Every attempt is recorded
+ * Signs a user in with email and password. Every attempt is recorded
  * with the client's address; the password is passed to Supabase Auth and nowhere else.
  */
 export async function signIn(
   service: SupabaseClient,
   auth: AuthEndpoint,
-  credentials: { email: string; password: string; area?: SignInArea },
+  credentials: { email: string; password: string },
   client: ClientInfo,
 ): Promise<SignInOutcome> {
-  const { email, area = 'admin' } = credentials;
+  const { email } = credentials;
   const attempt = await beginAttempt(service, email, client);
   if ('lockedUntil' in attempt) return { kind: 'locked', until: attempt.lockedUntil };
 
   const session = await passwordSession(auth, { email, password: credentials.password }, client);
   if (!session) return { kind: 'denied' };
 
+  let verdict: SignInVerdict;
   try {
-    const verdict = await finishAttempt(service, {
-      attemptId: attempt.attemptId,
-      userId: session.user.id,
-      sessionId: sessionIdOf(session),
-      area,
-    });
-    if (verdict === 'granted') return { kind: 'granted', session };
+    verdict = await finishAttempt(service, { attemptId: attempt.attemptId, userId: session.user.id, sessionId: sessionIdOf(session) });
   } catch (error) {
     await endSession(service, session);
     throw error;
   }
+  if (verdict === 'granted') return { kind: 'granted', session };
   await endSession(service, session);
-  return { kind: 'not-allowed' };
+  return { kind: verdict };
 }
 
 /** The auth session an access token names (its `session_id` claim): our own Auth server's answer, so trusted. */
@@ -89,7 +85,7 @@ export async function passwordSession(
   return data.session;
 }
 
-/** Ends a session that must not be used (not allowed in the area): its refresh token stops working at once. */
+/** Ends a session that must not be used (the account may not sign in): its refresh token stops working at once. */
 async function endSession(service: SupabaseClient, session: Session): Promise<void> {
   const { error } = await service.auth.admin.signOut(session.access_token, 'local');
   if (error) throw new Error(`Ending the session of ${session.user.id} failed: ${error.message}`);

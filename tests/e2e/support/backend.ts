@@ -74,7 +74,7 @@ export async function createInvitation(role: 'admin' | 'editor' | 'viewer', emai
  */
 export async function passwordSession(email: string) {
   const auth = { url: backendUrl, anonKey: process.env.PUBLIC_SUPABASE_ANON_KEY || LOCAL_SUPABASE.anonKey };
-  const outcome = await signIn(service, auth, { email, password: PASSWORD, area: 'blog' }, { ip: null, userAgent: 'e2e-tests' });
+  const outcome = await signIn(service, auth, { email, password: PASSWORD }, { ip: null, userAgent: 'e2e-tests' });
   if (outcome.kind !== 'granted') throw new Error(`signing in ${email} failed: ${outcome.kind}`);
   return outcome.session;
 }

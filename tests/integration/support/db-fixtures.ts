@@ -40,7 +40,7 @@ export const serviceClient = (): SupabaseClient => createClient(backend.url, bac
  * (src/lib/server/sign-in.ts): only sessions it vouches for read data. Blog area: any active member.
  */
 export async function signedInClient(email: string, password: string = seed.password): Promise<SupabaseClient> {
-  const outcome = await signIn(serviceClient(), backend, { email, password, area: 'blog' }, { ip: null, userAgent: 'integration-tests' });
+  const outcome = await signIn(serviceClient(), backend, { email, password }, { ip: null, userAgent: 'integration-tests' });
   if (outcome.kind !== 'granted') throw new Error(`sign-in as ${email} failed: ${outcome.kind}`);
   const client = anonClient();
   const { error } = await client.auth.setSession(outcome.session);
