@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { blogReturnPath } from '../lib/blog-urls';
+import { backOfficeReturnPath } from '../lib/blog-urls';
 import { hasStoredSession } from '../lib/supabase-config';
 import { toast } from '../stores/toast';
 import InvitationForm from './auth/InvitationForm';
@@ -30,7 +30,7 @@ function readLink() {
   const query = new URLSearchParams(window.location.search);
   return {
     invite: query.get('invite'),
-    next: blogReturnPath(query.get('next')),
+    next: backOfficeReturnPath(query.get('next')),
     recovery: fragment.get('type') === 'recovery',
     error: fragment.get('error_description'),
   };
@@ -38,7 +38,7 @@ function readLink() {
 
 /**
  * /auth: sign-in, 'Forgot your password?', the set-new-password form of reset links, and invitation links
- * (`?invite={token}`). A visitor who is already signed in goes to / (spec public-site 2).
+ * (`?invite={token}`). A visitor who is already signed in goes on to the back office (`next`, else /admin, which sends editors and viewers on to /admin/blog).
  * Opened as `/auth?next=/admin/blog…` (blog management sends signed-out members here), the sign-in admits
  * every active member and returns to that path, and a signed-in visitor goes straight there.
  * supabase-js (with the session store) loads only when the page needs a session: one is stored (already
@@ -69,7 +69,7 @@ export default function AuthPage() {
         decided = true;
         const email = state.session?.user.email;
         if ((link.recovery || state.recovery) && email) setMode({ kind: 'new-password', email });
-        else if (state.status === 'signed-in') window.location.replace(link.next ?? '/');
+        else if (state.status === 'signed-in') window.location.replace(link.next ?? '/admin');
         else setMode({ kind: 'sign-in' });
       });
     });
@@ -87,7 +87,7 @@ export default function AuthPage() {
   return (
     <div className="rounded-xl border border-border p-6 shadow-sm sm:p-8">
       <h1 className="text-2xl font-bold">{HEADINGS[mode.kind]}</h1>
-      {link.next && mode.kind === 'sign-in' && <p className="mt-2 text-muted-foreground">Sign in to manage the blog.</p>}
+      {link.next && mode.kind === 'sign-in' && <p className="mt-2 text-muted-foreground">Sign in to continue where you were.</p>}
       <div className="mt-6">
         {mode.kind === 'loading' && <p className="text-muted-foreground">Loading…</p>}
         {mode.kind === 'sign-in' && <SignInForm next={link.next} onForgotPassword={() => setMode({ kind: 'reset' })} />}

@@ -88,9 +88,9 @@ export async function listPosts(
   return { posts: (data ?? []) as unknown as AdminPost[], total: count ?? 0 };
 }
 
-/** One post by id, or null when it does not exist or RLS hides it. */
-export async function getPost(client: SupabaseClient, id: string): Promise<AdminPost | null> {
-  const { data, error } = await client.from('blog_posts').select(POST_COLUMNS).eq('id', id).maybeSingle();
+/** One post of the organization by id, or null when it does not exist, is another organization's, or RLS hides it. */
+export async function getPost(client: SupabaseClient, organizationId: string, id: string): Promise<AdminPost | null> {
+  const { data, error } = await client.from('blog_posts').select(POST_COLUMNS).eq('organization_id', organizationId).eq('id', id).maybeSingle();
   if (error) throw new Error(`Loading post ${id} failed: ${error.message}`);
   return data as unknown as AdminPost | null;
 }

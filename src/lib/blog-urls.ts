@@ -54,7 +54,10 @@ export function searchQuery(search: string): string {
   return (new URLSearchParams(search).get('q') ?? '').trim();
 }
 
-/** The blog management path /auth may return to after sign-in (`?next=`), or null for anything else. */
-export function blogReturnPath(next: string | null): string | null {
-  return next && /^\/admin\/blog(?:\/[\w\-/]*)?$/.test(next) ? next : null;
+/**
+ * The back-office path /auth may return to after sign-in (`?next=`): /admin or a blog management page; null
+ * for anything else (another site, a query string), so the link cannot send anyone elsewhere.
+ */
+export function backOfficeReturnPath(next: string | null): string | null {
+  return next && /^\/admin(?:\/blog(?:\/[\w\-/]*)?)?$/.test(next) ? next : null;
 }

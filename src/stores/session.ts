@@ -6,7 +6,7 @@
  */
 import type { AuthChangeEvent, Session, User } from '@supabase/supabase-js';
 import { atom } from 'nanostores';
-import { blogReturnPath } from '../lib/blog-urls.ts';
+import { backOfficeReturnPath } from '../lib/blog-urls.ts';
 import { AUTH_MESSAGES } from '../lib/auth-messages.ts';
 import { supabaseBrowser } from '../lib/supabase-browser.ts';
 import { toastOnNextPage } from './toast.ts';
@@ -63,13 +63,18 @@ export function startSessionSync(): void {
 }
 
 /**
- * Tells the user their session is gone and sends them to sign in again; from blog management to
- * `/auth?next=<page>`, the sign-in that admits editors and viewers and returns them there.
+ * The sign-in page that returns to `pathname` afterwards: `/auth?next=<page>` for a blog management page,
+ * plain `/auth` otherwise (the dashboard is where admins land anyway).
  */
+export function signInUrl(pathname: string): string {
+  const next = backOfficeReturnPath(pathname);
+  return next && next !== '/admin' ? `/auth?next=${encodeURIComponent(next)}` : '/auth';
+}
+
+/** Tells the user their session is gone and sends them to sign in again, to come back to this page. */
 export function sessionExpired(): void {
   toastOnNextPage({ ...AUTH_MESSAGES.sessionExpired, variant: 'destructive' });
-  const next = blogReturnPath(window.location.pathname);
-  window.location.assign(next ? `/auth?next=${encodeURIComponent(next)}` : '/auth');
+  window.location.assign(signInUrl(window.location.pathname));
 }
 
 /** Makes a session issued by our functions (sign-in, invitation) the browser's session; returns its user. */

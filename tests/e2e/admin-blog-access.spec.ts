@@ -1,6 +1,7 @@
 /**
- * Blog management checks access again every 5 minutes, like /admin: an editor deactivated meanwhile is sent
- * home with 'Access Denied', and a session ended meanwhile goes to the blog's sign-in with 'Session Expired'.
+ * Blog management checks access again every 5 minutes, like /admin: an editor deactivated meanwhile (their only
+ * membership) is signed out to /auth with what to do, and a session ended meanwhile goes to the sign-in that
+ * returns to the blog with 'Session Expired'.
  * The page clock is installed before the first navigation and fast-forwarded past the interval. The users
  * created here are removed afterwards.
  */
@@ -29,9 +30,9 @@ async function openBlogAsEditor(page: Page) {
   return { ...editor, session };
 }
 
-test('an editor deactivated while on /admin/blog is sent home with Access Denied at the next check', async ({ page }) => {
+test('an editor deactivated while on /admin/blog is signed out to /auth at the next check', async ({ page }) => {
   const editor = await openBlogAsEditor(page);
-  const { error } = await service.from('profiles').update({ is_active: false }).eq('id', editor.id);
+  const { error } = await service.from('organization_memberships').update({ is_active: false }).eq('user_id', editor.id);
   expect(error).toBeNull();
 
   // Nothing happens before the interval: the page stays.
@@ -40,10 +41,10 @@ test('an editor deactivated while on /admin/blog is sent home with Access Denied
   await expect(page).toHaveURL(/\/admin\/blog$/);
 
   await page.clock.fastForward('01:01');
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveURL(/\/auth$/);
   await waitForIslands(page);
-  await expect(toast(page)).toContainText('Access Denied');
-  await expect(toast(page)).toContainText('You are not a member of this organization.');
+  await expect(toast(page)).toContainText('Your account is not an active member of any organization.');
+  expect(await page.evaluate((key) => localStorage.getItem(key), storageKey)).toBeNull();
 });
 
 test('a session ended while on /admin/blog goes to the blog sign-in with Session Expired at the next check', async ({ page }) => {
@@ -55,5 +56,5 @@ test('a session ended while on /admin/blog goes to the blog sign-in with Session
   await page.clock.fastForward('05:01');
   await expect(page).toHaveURL(/\/auth\?next=%2Fadmin%2Fblog$/);
   await expect(toast(page)).toContainText('Your session has expired. Please log in again.');
-  await expect(page.getByText('Sign in to manage the blog.')).toBeVisible();
+  await expect(page.getByText('Sign in to continue where you were.')).toBeVisible();
 });

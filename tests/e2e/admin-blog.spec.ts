@@ -28,7 +28,7 @@ async function signInAs(page: Page, role: 'editor' | 'viewer') {
   created.push(user.email);
   await page.goto('/admin/blog');
   await expect(page).toHaveURL(/\/auth\?next=%2Fadmin%2Fblog$/);
-  await expect(page.getByText('Sign in to manage the blog.')).toBeVisible();
+  await expect(page.getByText('Sign in to continue where you were.')).toBeVisible();
   await page.getByRole('main').getByLabel('Email').fill(user.email);
   await page.getByRole('main').getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign In' }).click();

@@ -7,7 +7,7 @@ test.afterAll(async () => {
   await Promise.all(created.map(removeUser));
 });
 
-async function user(role: 'admin' | 'editor') {
+async function user(role: 'admin' | 'editor' | 'viewer') {
   const made = await createUser(role);
   created.push(made.email);
   return made;
@@ -35,9 +35,9 @@ test('an admin signs in, manages Scale Pro Marketing, and signs out', async ({ p
   await expect(toast(page)).toContainText('Admin Access Granted');
   await expect(page.getByRole('button', { name: /Switch to .* theme/ })).toBeVisible();
 
-  // Already signed in: /auth sends the user home.
+  // Already signed in: /auth sends the user on to the back office.
   await page.goto('/auth');
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveURL(/\/admin$/);
 
   await page.goto('/admin');
   await page.getByRole('button', { name: 'Sign Out' }).click();
@@ -46,11 +46,26 @@ test('an admin signs in, manages Scale Pro Marketing, and signs out', async ({ p
   await expect(page).toHaveURL(/\/auth$/);
 });
 
-test('an editor is refused with Admin privileges required', async ({ page }) => {
+for (const role of ['editor', 'viewer'] as const) {
+  test(`an ${role} signs in at /auth and lands in blog management, with no way into the dashboard`, async ({ page }) => {
+    const member = await user(role);
+    await signIn(page, member.email, PASSWORD);
+    await expect(page).toHaveURL(/\/admin\/blog$/);
+    await expect(page.getByRole('heading', { name: 'Blog Management' })).toBeVisible();
+    await expect(toast(page)).toContainText('Welcome to blog management.');
+    const nav = page.getByRole('navigation', { name: 'Back office' });
+    await expect(nav.getByRole('link', { name: 'Posts' })).toHaveAttribute('aria-current', 'page');
+    await expect(nav.getByRole('link', { name: 'Dashboard' })).toHaveCount(0);
+    await expect(nav.getByRole('link', { name: 'View site' })).toHaveAttribute('href', '/');
+    await expect(page.getByRole('link', { name: 'New Post' })).toHaveCount(role === 'editor' ? 1 : 0);
+  });
+}
+
+test('a deactivated account is refused with what to do instead', async ({ page }) => {
   const editor = await user('editor');
+  await service.from('organization_memberships').update({ is_active: false }).eq('user_id', editor.id);
   await signIn(page, editor.email, PASSWORD);
-  await expect(toast(page)).toContainText('Access Denied');
-  await expect(toast(page)).toContainText('Admin privileges required.');
+  await expect(toast(page)).toContainText('Your account is not an active member of any organization.');
   await expect(page).toHaveURL(/\/auth$/);
   expect(await page.evaluate((key) => localStorage.getItem(key), storageKey)).toBeNull();
 });
@@ -64,7 +79,7 @@ test('a wrong password is refused without saying which part was wrong', async ({
   await expect(toast(page)).toBeEmpty();
 });
 
-test('the admin gate: no user goes to /auth, a signed-in editor goes home with Access Denied', async ({ page }) => {
+test('the dashboard gate: no user goes to /auth, a signed-in editor goes on to blog management', async ({ page }) => {
   await page.goto('/admin');
   await expect(page).toHaveURL(/\/auth$/);
 
@@ -72,9 +87,8 @@ test('the admin gate: no user goes to /auth, a signed-in editor goes home with A
   const session = await passwordSession(editor.email);
   await page.evaluate(([key, value]) => localStorage.setItem(key, value), [storageKey, JSON.stringify(session)] as const);
   await page.goto('/admin');
-  await expect(page).toHaveURL(/\/$/);
-  await waitForIslands(page);
-  await expect(toast(page)).toContainText('Admin privileges required or account inactive.');
+  await expect(page).toHaveURL(/\/admin\/blog$/);
+  await expect(page.getByRole('heading', { name: 'Blog Management' })).toBeVisible();
 });
 
 test('a session ended by an admin sends the user to /auth with Session Expired at the next check', async ({ page }) => {

@@ -97,7 +97,15 @@ describe('saving posts', () => {
     await expect(savePost(otherAdmin, { organizationId: seed.scalePro, authorId: seed.users.otherAdmin.id }, draft())).rejects.toThrow(/row-level security|permission/i);
     const mine = await savePost(editor, asEditor, draft());
     await expect(savePost(viewer, { ...asEditor, id: mine.id }, draft({ title: 'hijack' }))).rejects.toThrow(/permission/);
-    expect((await getPost(editor, mine.id))?.title).toBe(`Test post ${marker}`);
+    expect((await getPost(editor, seed.scalePro, mine.id))?.title).toBe(`Test post ${marker}`);
+  });
+});
+
+describe('opening a post by id', () => {
+  it('finds a post of the organization only: another organization\'s, even published, is not found', async () => {
+    const published = await savePost(editor, asEditor, draft({ status: 'published' }));
+    expect((await getPost(editor, seed.scalePro, published.id))?.id).toBe(published.id);
+    expect(await getPost(otherAdmin, seed.evergreen, published.id)).toBeNull();
   });
 });
 
@@ -129,7 +137,7 @@ describe('deleting posts', () => {
   it('lets an editor delete their own post and logs it, but not a post of someone else', async () => {
     const own = await savePost(editor, asEditor, draft());
     await deletePost(editor, own);
-    expect(await getPost(admin, own.id)).toBeNull();
+    expect(await getPost(admin, seed.scalePro, own.id)).toBeNull();
     const { data: logs } = await service.from('user_activity_logs').select('user_id, organization_id').eq('action', 'post_deleted').eq('resource_id', own.id);
     expect(logs).toEqual([{ user_id: seed.users.editor.id, organization_id: seed.scalePro }]);
 
@@ -137,13 +145,13 @@ describe('deleting posts', () => {
     await expect(deletePost(editor, adminsPost)).rejects.toThrow(/not deleted/);
     await expect(deletePost(viewer, adminsPost)).rejects.toThrow(/not deleted/);
     await expect(deletePost(otherAdmin, adminsPost)).rejects.toThrow(/not deleted/);
-    expect(await getPost(admin, adminsPost.id)).not.toBeNull();
+    expect(await getPost(admin, seed.scalePro, adminsPost.id)).not.toBeNull();
   });
 
   it('lets an admin delete any post of the organization', async () => {
     const editors = await savePost(editor, asEditor, draft());
     await deletePost(admin, editors);
-    expect(await getPost(admin, editors.id)).toBeNull();
+    expect(await getPost(admin, seed.scalePro, editors.id)).toBeNull();
   });
 });
 

@@ -18,9 +18,9 @@ import { EmptyState, ErrorState } from '../components/ui/EmptyState';
 import { Input } from '../components/ui/Input';
 import { Select, type SelectOption } from '../components/ui/Select';
 import { Skeleton } from '../components/ui/Skeleton';
-import BlogShell from './BlogShell';
+import BackOfficeShell from '../BackOfficeShell';
 import StatusBadge from './StatusBadge';
-import type { BlogAccess } from './use-blog-access';
+import type { BackOfficeAccess } from '../use-back-office-access';
 
 /** Wait after the last keystroke before searching, so typing does not send a request per letter. */
 const SEARCH_DEBOUNCE_MS = 300;
@@ -34,10 +34,10 @@ const STATUS_OPTIONS: readonly SelectOption[] = [
 
 /** /admin/blog: the organization's posts, searchable, filterable and paginated (client-only island). */
 export default function BlogListApp() {
-  return <BlogShell>{(access) => <BlogList access={access} />}</BlogShell>;
+  return <BackOfficeShell title="Blog Management">{(access) => <BlogList access={access} />}</BackOfficeShell>;
 }
 
-function BlogList({ access }: { access: BlogAccess }) {
+function BlogList({ access }: { access: BackOfficeAccess }) {
   const [search, setSearch] = useState('');
   const [debounced, setDebounced] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
@@ -75,7 +75,7 @@ function BlogList({ access }: { access: BlogAccess }) {
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-4">
-        <h2 className="text-2xl font-bold">Blog Management</h2>
+        <h2 className="text-xl font-semibold">Posts</h2>
         {access.canEdit && (
           <ButtonLink href="/admin/blog/new">New Post</ButtonLink>
         )}
@@ -147,7 +147,7 @@ function BlogList({ access }: { access: BlogAccess }) {
   );
 }
 
-function PostCard({ post, access, onDelete }: { post: AdminPost; access: BlogAccess; onDelete: () => void }) {
+function PostCard({ post, access, onDelete }: { post: AdminPost; access: BackOfficeAccess; onDelete: () => void }) {
   const date = new Date(post.published_at ?? post.created_at).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
   const mayDelete = access.role === 'admin' || (access.canEdit && post.author_id === access.user.id);
   const viewHref = isPublicPost(post) ? `/blog/${post.slug}` : `/admin/blog/preview/${post.id}`;

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import {
   type AdminPost,
   getPost,
@@ -17,13 +17,14 @@ import type { PostStatus } from '../../schemas/post';
 import { toast, toastOnNextPage } from '../../stores/toast';
 import { Button } from '../components/ui/Button';
 import { Card } from '../components/ui/Card';
+import { ConfirmDialog } from '../components/ui/ConfirmDialog';
 import { ErrorState } from '../components/ui/EmptyState';
 import { Field, Input, Textarea } from '../components/ui/Input';
 import { Select } from '../components/ui/Select';
 import { Skeleton } from '../components/ui/Skeleton';
-import BlogShell from './BlogShell';
+import BackOfficeShell from '../BackOfficeShell';
 import PostBody from './PostBody';
-import type { BlogAccess } from './use-blog-access';
+import type { BackOfficeAccess } from '../use-back-office-access';
 
 /** SEO length guides shown under the meta fields. */
 const META_TITLE_GUIDE = 60;
@@ -38,7 +39,7 @@ function postIdFromPath(pathname: string): string | null {
 
 /** /admin/blog/new and /admin/blog/edit/{id}: the post editor (client-only island). */
 export default function PostEditorApp() {
-  return <BlogShell>{(access) => (access.canEdit ? <EditorLoader access={access} /> : <ReadOnlyNotice />)}</BlogShell>;
+  return <BackOfficeShell title="Blog Management">{(access) => (access.canEdit ? <EditorLoader access={access} /> : <ReadOnlyNotice />)}</BackOfficeShell>;
 }
 
 function ReadOnlyNotice() {
@@ -49,16 +50,19 @@ function ReadOnlyNotice() {
   );
 }
 
-function EditorLoader({ access }: { access: BlogAccess }) {
+function EditorLoader({ access }: { access: BackOfficeAccess }) {
   const postId = postIdFromPath(window.location.pathname);
   const [post, setPost] = useState<AdminPost | null | undefined>(postId ? undefined : null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     if (!postId) return;
-    getPost(supabaseBrowser(), postId)
+    getPost(supabaseBrowser(), access.organization.id, postId)
       .then((found) => (found ? setPost(found) : setError('Post not found.')))
-      .catch((cause: Error) => setError(cause.message));
-  }, [postId]);
+      .catch((cause: Error) => {
+        console.error(cause);
+        setError('The post could not be loaded. Try again.');
+      });
+  }, [postId, access.organization.id]);
   if (error) return <ErrorState message={error} />;
   if (post === undefined) return <Skeleton rows={4} label="Loading post..." />;
   return <PostEditor access={access} post={post} />;
@@ -71,7 +75,7 @@ function toLocalInput(iso: string | null): string {
   return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }
 
-function PostEditor({ access, post }: { access: BlogAccess; post: AdminPost | null }) {
+function PostEditor({ access, post }: { access: BackOfficeAccess; post: AdminPost | null }) {
   const initial = useMemo(
     () => ({
       title: post?.title ?? '',
@@ -94,6 +98,9 @@ function PostEditor({ access, post }: { access: BlogAccess; post: AdminPost | nu
   const [categories, setCategories] = useState<{ id: string; name: string }[]>([]);
   const [busy, setBusy] = useState<PostStatus | null>(null);
   const [scheduleError, setScheduleError] = useState<string | null>(null);
+  const [leaving, setLeaving] = useState(false);
+  // Set once the user chose to leave without saving: the browser's own leave prompt must not ask again.
+  const leaveConfirmed = useRef(false);
   const dirty = JSON.stringify(form) !== JSON.stringify(initial);
   const html = useMemo(() => renderPostContent(form.body), [form.body]);
   const categoryOptions = useMemo(
@@ -109,7 +116,9 @@ function PostEditor({ access, post }: { access: BlogAccess; post: AdminPost | nu
 
   useEffect(() => {
     if (!dirty || busy) return;
-    const guard = (event: BeforeUnloadEvent) => event.preventDefault();
+    const guard = (event: BeforeUnloadEvent) => {
+      if (!leaveConfirmed.current) event.preventDefault();
+    };
     window.addEventListener('beforeunload', guard);
     return () => window.removeEventListener('beforeunload', guard);
   }, [dirty, busy]);
@@ -182,8 +191,8 @@ function PostEditor({ access, post }: { access: BlogAccess; post: AdminPost | nu
   }
 
   function cancel() {
-    if (dirty && !window.confirm('You have unsaved changes. Leave without saving?')) return;
-    window.location.assign(LIST_PATH);
+    if (dirty) setLeaving(true);
+    else window.location.assign(LIST_PATH);
   }
 
   return (
@@ -331,6 +340,18 @@ function PostEditor({ access, post }: { access: BlogAccess; post: AdminPost | nu
           <PostBody html={html} />
         </Card>
       </div>
+      <ConfirmDialog
+        open={leaving}
+        title="Unsaved changes"
+        description="You have unsaved changes. Leave without saving?"
+        confirmLabel="Leave"
+        destructive
+        onConfirm={() => {
+          leaveConfirmed.current = true;
+          window.location.assign(LIST_PATH);
+        }}
+        onCancel={() => setLeaving(false)}
+      />
     </form>
   );
 }

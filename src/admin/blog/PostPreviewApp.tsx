@@ -1,37 +1,57 @@
 import { useEffect, useState } from 'react';
 import { type AdminPost, getPost } from '../../lib/admin-posts';
 import { supabaseBrowser } from '../../lib/supabase-browser';
+import BackOfficeShell from '../BackOfficeShell';
 import { ErrorState } from '../components/ui/EmptyState';
 import { Skeleton } from '../components/ui/Skeleton';
-import BlogShell from './BlogShell';
+import type { BackOfficeAccess } from '../use-back-office-access';
 import PostBody from './PostBody';
 import StatusBadge from './StatusBadge';
 
-/** /admin/blog/preview/{id}: a draft or scheduled post rendered like its public page, for members only. */
+/** /admin/blog/preview/{id}: a post of the managed organization rendered like its public page, for members only. */
 export default function PostPreviewApp() {
-  return <BlogShell>{() => <Preview />}</BlogShell>;
+  return <BackOfficeShell title="Blog Management">{(access) => <Preview access={access} />}</BackOfficeShell>;
 }
 
-function Preview() {
+function Preview({ access }: { access: BackOfficeAccess }) {
   const id = window.location.pathname.match(/^\/admin\/blog\/preview\/([0-9a-f-]{36})\/?$/i)?.[1] ?? null;
   const [post, setPost] = useState<AdminPost | null>(null);
   const [error, setError] = useState<string | null>(id ? null : 'Post not found.');
   useEffect(() => {
     if (!id) return;
-    getPost(supabaseBrowser(), id)
+    getPost(supabaseBrowser(), access.organization.id, id)
       .then((found) => (found ? setPost(found) : setError('Post not found.')))
-      .catch((cause: Error) => setError(cause.message));
-  }, [id]);
-  if (error) return <ErrorState message={error} />;
-  if (!post) return <Skeleton rows={4} label="Loading post..." />;
+      .catch((cause: Error) => {
+        console.error(cause);
+        setError('The post could not be loaded. Try again.');
+      });
+  }, [id, access.organization.id]);
   return (
-    <article className="mx-auto max-w-3xl">
-      <p className="flex items-center gap-2 text-sm text-muted-foreground">
-        Preview <StatusBadge status={post.status} />
-      </p>
-      <h1 className="mt-4 text-4xl font-bold">{post.title}</h1>
-      {post.excerpt && <p className="mt-4 text-lg text-muted-foreground">{post.excerpt}</p>}
-      <PostBody html={post.content} />
-    </article>
+    <>
+      <nav aria-label="Preview" className="mx-auto mb-6 flex max-w-3xl flex-wrap items-center gap-3 text-sm">
+        <a href="/admin/blog" className="rounded-md border border-border px-3 py-2 font-medium hover:bg-muted">
+          ← Back to posts
+        </a>
+        {post && access.canEdit && (
+          <a href={`/admin/blog/edit/${post.id}`} className="rounded-md bg-primary px-3 py-2 font-medium text-primary-foreground hover:opacity-90">
+            Edit
+          </a>
+        )}
+      </nav>
+      {error ? (
+        <ErrorState message={error} />
+      ) : !post ? (
+        <Skeleton rows={4} label="Loading post..." />
+      ) : (
+        <article className="mx-auto max-w-3xl">
+          <p className="flex items-center gap-2 text-sm text-muted-foreground">
+            Preview <StatusBadge status={post.status} />
+          </p>
+          <h1 className="mt-4 text-4xl font-bold">{post.title}</h1>
+          {post.excerpt && <p className="mt-4 text-lg text-muted-foreground">{post.excerpt}</p>}
+          <PostBody html={post.content} />
+        </article>
+      )}
+    </>
   );
 }

@@ -1,21 +1,42 @@
 import { useStore } from '@nanostores/react';
-import type { User } from '@supabase/supabase-js';
 import { useState } from 'react';
 import ThemeToggle from '../../islands/ThemeToggle';
 import { logActivity } from '../../lib/activity';
+import { landingPath, roleMayOpen, type MemberRole } from '../../lib/memberships';
 import { supabaseBrowser } from '../../lib/supabase-browser';
-import { $organization } from '../../stores/organization';
+import { $organization, switchOrganization } from '../../stores/organization';
 import { signOut } from '../../stores/session';
+import type { BackOfficeAccess } from '../use-back-office-access';
+import { Select } from './ui/Select';
 
-/** 'Admin Dashboard', the organization being managed, the user's email, the theme toggle and Sign Out. */
-export default function AdminHeader({ user }: { user: User }) {
-  const { current } = useStore($organization);
+const ROLE_NAMES: Record<MemberRole, string> = { admin: 'Admin', editor: 'Editor', viewer: 'Viewer' };
+
+/** The back office's sections; the dashboard only for admins of the managed organization. */
+function sections(role: MemberRole) {
+  return [
+    ...(role === 'admin' ? [{ href: '/admin', label: 'Dashboard' }] : []),
+    { href: '/admin/blog', label: 'Posts' },
+  ];
+}
+
+/**
+ * The one header of the back office (/admin and blog management): the page's title, the organization being
+ * managed (a choice among the user's memberships when there are several), the sections the role may use, a
+ * link to the public site, the user's e-mail, the theme toggle and Sign Out. Choosing another organization
+ * keeps the page when the role there may use it, else opens the role's own section.
+ */
+export default function AdminHeader({ access, title }: { access: BackOfficeAccess; title: string }) {
+  const { list } = useStore($organization);
   const [signingOut, setSigningOut] = useState(false);
+  const path = window.location.pathname;
 
   async function handleSignOut() {
     setSigningOut(true);
     try {
-      await logActivity(supabaseBrowser(), 'admin_logout', { details: { timestamp: new Date().toISOString() } });
+      await logActivity(supabaseBrowser(), 'admin_logout', {
+        details: { timestamp: new Date().toISOString() },
+        organizationId: access.organization.id,
+      });
     } catch (error) {
       // Signing out must not depend on the log being written.
       console.error(error);
@@ -24,16 +45,39 @@ export default function AdminHeader({ user }: { user: User }) {
     window.location.assign('/auth');
   }
 
+  function choose(id: string) {
+    const next = switchOrganization(id);
+    // A page about one post belongs to the organization it was opened in.
+    const postPage = /^\/admin\/blog\/(edit|preview|new)\b/.test(path);
+    if (postPage) window.location.assign('/admin/blog');
+    else if (!roleMayOpen(next.role, path)) window.location.assign(landingPath(next.role));
+  }
+
   return (
     <header className="border-b border-border">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-4 px-4 py-4">
-        <div>
-          <h1 className="text-2xl font-bold">Admin Dashboard</h1>
-          <p className="text-sm text-muted-foreground">Managing {current?.name ?? 'your organization'}</p>
+        <div className="min-w-0">
+          <h1 className="text-2xl font-bold">{title}</h1>
+          {list.length > 1 ? (
+            <label className="mt-1 flex items-center gap-2 text-sm text-muted-foreground">
+              Managing
+              <Select
+                value={access.organization.id}
+                onChange={(event) => choose(event.target.value)}
+                options={list.map((org) => ({ value: org.id, label: `${org.name} (${ROLE_NAMES[org.role]})` }))}
+                className="max-w-[16rem] py-1"
+                data-testid="organization-choice"
+              />
+            </label>
+          ) : (
+            <p className="text-sm text-muted-foreground">
+              Managing {access.organization.name} ({ROLE_NAMES[access.role]})
+            </p>
+          )}
         </div>
-        <div className="flex items-center gap-3">
-          <span className="text-sm" data-testid="admin-user-email">
-            {user.email}
+        <div className="flex flex-wrap items-center gap-3">
+          <span className="max-w-[14rem] truncate text-sm" data-testid="admin-user-email">
+            {access.user.email}
           </span>
           <ThemeToggle />
           <button
@@ -46,6 +90,24 @@ export default function AdminHeader({ user }: { user: User }) {
           </button>
         </div>
       </div>
+      <nav aria-label="Back office" className="mx-auto flex max-w-7xl flex-wrap items-center gap-1 px-4 pb-2 text-sm">
+        {sections(access.role).map((section) => {
+          const here = section.href === '/admin' ? path === '/admin' || path === '/admin/' : path.startsWith(section.href);
+          return (
+            <a
+              key={section.href}
+              href={section.href}
+              aria-current={here ? 'page' : undefined}
+              className="rounded-md px-3 py-2 font-medium hover:bg-muted aria-[current=page]:bg-muted"
+            >
+              {section.label}
+            </a>
+          );
+        })}
+        <a href="/" className="ml-auto rounded-md px-3 py-2 text-muted-foreground hover:bg-muted hover:text-foreground">
+          View site
+        </a>
+      </nav>
     </header>
   );
 }

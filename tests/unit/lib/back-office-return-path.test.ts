@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { backOfficeReturnPath } from '../../../src/lib/blog-urls';
+
+describe('backOfficeReturnPath', () => {
+  it.each([
+    ['/admin/blog', '/admin/blog'],
+    ['/admin/blog/new', '/admin/blog/new'],
+    ['/admin/blog/edit/40000000-0000-4000-8000-000000000001', '/admin/blog/edit/40000000-0000-4000-8000-000000000001'],
+    ['/admin', '/admin'],
+    ['/admin/users', null],
+    ['/admin/blogger', null],
+    ['https://evil.test/admin/blog', null],
+    ['/admin/blog?x=https://evil.test', null],
+    ['javascript:alert(1)', null],
+    [null, null],
+  ])('%s → %s', (next, expected) => {
+    expect(backOfficeReturnPath(next)).toBe(expected);
+  });
+});
