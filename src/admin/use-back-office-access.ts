@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { type AccessCheck, checkOrganizationAccess } from '../lib/admin-access';
 import { AUTH_MESSAGES } from '../lib/auth-messages';
 import { landingPath, PREFERRED_ORGANIZATION_KEY, roleMayOpen, type MemberOrganization, type MemberRole } from '../lib/memberships';
-import { supabaseBrowser } from '../lib/supabase-browser';
+import { onAccessEnded, supabaseBrowser } from '../lib/supabase-browser';
 import { $organization, startOrganizationSync } from '../stores/organization';
 import { sessionExpired, signInUrl, signOut, startSessionSync } from '../stores/session';
 import { toastOnNextPage } from '../stores/toast';
@@ -36,7 +36,9 @@ async function leaveWith(notice: { title: string; description: string }): Promis
  * No session → /auth, which returns here; a session that ends after access was granted → 'Session Expired';
  * no active membership left → /auth with why; the membership in the managed organization ended → 'Access
  * Denied' and the page starts again with another organization. Checks again every 5 minutes (useAccessCheck)
- * and whenever the managed organization changes, so a role changed elsewhere takes effect without a reload.
+ * and whenever the managed organization changes, so a role changed elsewhere takes effect without a reload;
+ * and the first API request the database refuses because the session, the account or every membership
+ * ended leaves at once (onAccessEnded), so an ended session never shows as empty data.
  */
 export function useBackOfficeAccess(): BackOfficeState {
   const { loading, failed, current, list } = useStore($organization);
@@ -47,6 +49,12 @@ export function useBackOfficeAccess(): BackOfficeState {
   useEffect(() => {
     startSessionSync();
     startOrganizationSync();
+    // The first request the database refuses because access ended leaves at once, never showing empty data.
+    onAccessEnded((reason) => {
+      // The stored session is dead: forget it first, so /auth shows the sign-in rather than bouncing back here.
+      if (reason === 'session_ended') void signOut().finally(sessionExpired);
+      else void leaveWith(reason === 'account_inactive' ? AUTH_MESSAGES.inactive : AUTH_MESSAGES.noOrganization);
+    });
   }, []);
 
   // The store is loading until the session is known; signed out, it stays empty without a current one.

@@ -41,7 +41,7 @@ test('an unknown invitation link says so', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Admin Access' })).toBeVisible();
 });
 
-test('someone who already has an account joins with its password, not a new one', async ({ page }) => {
+test('someone who already has an account joins with its password, and lands in blog management as editor', async ({ page }) => {
   // A member of Evergreen only, invited to Scale Pro as editor.
   const email = `e2e-existing-${crypto.randomUUID().slice(0, 8)}@evergreen.test`;
   const { data: created, error } = await service.auth.admin.createUser({
@@ -63,7 +63,11 @@ test('someone who already has an account joins with its password, not a new one'
 
   await page.getByRole('main').getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Accept Invitation' }).click();
-  await expect(page).toHaveURL(/\/$/);
+  // The invitation's organization is the one managed now, with the invited role.
+  await expect(page).toHaveURL(/\/admin\/blog$/);
+  await expect(page.getByRole('status', { name: 'Notifications' })).toContainText('Welcome to Scale Pro Marketing. You are signed in as editor.');
+  await expect(page.getByLabel('Managing')).toHaveValue(SCALE_PRO_ID);
+  await expect(page.getByRole('link', { name: 'New Post' })).toBeVisible();
   const { data: memberships } = await service.from('organization_memberships').select('organization_id, role').eq('user_id', created.user.id).order('role');
   expect(memberships).toEqual([{ organization_id: SCALE_PRO_ID, role: 'editor' }, { organization_id: EVERGREEN_ID, role: 'viewer' }]);
 });

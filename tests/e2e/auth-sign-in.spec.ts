@@ -47,7 +47,7 @@ test('an admin signs in, manages Scale Pro Marketing, and signs out', async ({ p
 });
 
 for (const role of ['editor', 'viewer'] as const) {
-  test(`an ${role} signs in at /auth and lands in blog management, with no way into the dashboard`, async ({ page }) => {
+  test(`${role === "editor" ? "an" : "a"} ${role} signs in at /auth and lands in blog management, with no way into the dashboard`, async ({ page }) => {
     const member = await user(role);
     await signIn(page, member.email, PASSWORD);
     await expect(page).toHaveURL(/\/admin\/blog$/);
@@ -105,4 +105,21 @@ test('a session ended by an admin sends the user to /auth with Session Expired a
   await page.clock.fastForward('05:01');
   await expect(page).toHaveURL(/\/auth$/);
   await expect(toast(page)).toContainText('Your session has expired. Please log in again.');
+});
+
+test('a session ended elsewhere is noticed at the first request, never shown as empty data', async ({ page }) => {
+  const admin = await user('admin');
+  await signIn(page, admin.email, PASSWORD);
+  await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+
+  const token = JSON.parse((await page.evaluate((key) => localStorage.getItem(key), storageKey))!);
+  const sessionId = JSON.parse(Buffer.from(token.access_token.split('.')[1], 'base64url').toString()).session_id;
+  expect((await service.rpc('terminate_session', { p_session_id: sessionId })).error).toBeNull();
+
+  // No clock: the next tab's first request is refused by the database, and the page leaves at once.
+  await page.getByRole('tab', { name: 'Content' }).click();
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(toast(page)).toContainText('Your session has expired. Please log in again.');
+  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  expect(await page.evaluate((key) => localStorage.getItem(key), storageKey)).toBeNull();
 });

@@ -103,7 +103,7 @@ describe('saving posts', () => {
 
 describe('opening a post by id', () => {
   it('finds a post of the organization only: another organization\'s, even published, is not found', async () => {
-    const published = await savePost(editor, asEditor, draft({ status: 'published' }));
+    const published = await savePost(editor, asEditor, draft({ status: 'published', published_at: new Date().toISOString() }));
     expect((await getPost(editor, seed.scalePro, published.id))?.id).toBe(published.id);
     expect(await getPost(otherAdmin, seed.evergreen, published.id)).toBeNull();
   });

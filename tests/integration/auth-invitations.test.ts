@@ -200,6 +200,37 @@ describe('POST /api/invitations/accept', () => {
     }
   });
 
+  it('brings back, with the right password, an account whose every membership was deactivated', async () => {
+    const member = await createMember('viewer', seed.evergreen);
+    try {
+      await service.from('organization_memberships').update({ is_active: false }).eq('user_id', member.id);
+      const { token } = await invite({ email: member.email, role: 'editor' });
+      const response = await acceptWith({ token, password: seed.password });
+      expect(response.status).toBe(200);
+      const { data: memberships } = await service
+        .from('organization_memberships').select('organization_id, role, is_active').eq('user_id', member.id).order('organization_id');
+      expect(memberships).toEqual([
+        { organization_id: seed.scalePro, role: 'editor', is_active: true },
+        { organization_id: seed.evergreen, role: 'viewer', is_active: false },
+      ]);
+    } finally {
+      await removeMember(member);
+    }
+  });
+
+  it('reactivates a deactivated membership in the invitation\'s organization with the invited role', async () => {
+    const member = await createMember('viewer', seed.evergreen);
+    try {
+      await service.from('organization_memberships').insert({ user_id: member.id, organization_id: seed.scalePro, role: 'viewer', is_active: false });
+      const { token } = await invite({ email: member.email, role: 'admin' });
+      expect((await acceptWith({ token, password: seed.password })).status).toBe(200);
+      const { data } = await service.from('organization_memberships').select('role, is_active').eq('user_id', member.id).eq('organization_id', seed.scalePro).single();
+      expect(data).toEqual({ role: 'admin', is_active: true });
+    } finally {
+      await removeMember(member);
+    }
+  });
+
   it.each<[string, unknown, number]>([
     ['malformed JSON', '{"token":', 400],
     ['a weak password', { token: 'dev-invite-token-scale-pro', full_name: 'X', password: 'weakpass' }, 400],

@@ -288,8 +288,9 @@ describe('ending access at once', () => {
     const { error } = await service.rpc('terminate_session', { p_session_id: sessionIdOfToken(body.session.access_token) });
     expect(error).toBeNull();
 
-    expect((await browser.rpc('org_role', { org: seed.scalePro })).data).toBeNull();
-    expect((await browser.from('profiles').select('id').eq('id', admin.id)).data).toEqual([]);
+    // Refused outright (the request guard), not answered with empty data.
+    expect((await browser.rpc('org_role', { org: seed.scalePro })).error?.message).toBe('session_ended');
+    expect((await browser.from('profiles').select('id').eq('id', admin.id)).status).toBe(401);
     // supabase-js turns Auth's session_not_found into a missing session and drops it (SIGNED_OUT).
     expect(isAuthSessionMissingError((await browser.auth.getUser()).error)).toBe(true);
     expect((await browser.auth.refreshSession()).error).not.toBeNull();
@@ -304,7 +305,7 @@ describe('ending access at once', () => {
 
     await service.from('profiles').update({ is_active: false }).eq('id', leaving.id);
 
-    expect((await browser.from('profiles').select('id').eq('id', leaving.id)).data).toEqual([]);
-    expect((await browser.rpc('org_role', { org: seed.scalePro })).data).toBeNull();
+    expect((await browser.from('profiles').select('id').eq('id', leaving.id)).error?.message).toBe('account_inactive');
+    expect((await browser.rpc('org_role', { org: seed.scalePro })).status).toBe(403);
   });
 });

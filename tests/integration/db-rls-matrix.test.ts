@@ -46,7 +46,8 @@ async function insertWithService(service: SupabaseClient, table: string, row: Re
   return { key, value: String(row[key]) };
 }
 
-const publicRead = { anon: 'S', viewer: 'S', editor: 'S', otherAdmin: 'S', inactive: 'S', directAdmin: 'S' };
+// A deactivated account and an untrusted session are refused outright (private.check_request), public rows included.
+const publicRead = { anon: 'S', viewer: 'S', editor: 'S', otherAdmin: 'S', inactive: '', directAdmin: '' };
 
 const specs: TableSpec[] = [
   {

@@ -121,15 +121,16 @@ describe('attacks on the lockout', () => {
 
     const direct = await directTokenClient(victim.email);
     expect((await direct.auth.getUser()).data.user?.id).toBe(victim.id);
+    // Every request is refused outright by the request guard (401 session_ended).
     expect((await direct.rpc('org_role', { org: seed.scalePro })).data).toBeNull();
-    expect((await direct.from('profiles').select('email')).data).toEqual([]);
-    expect((await direct.from('blog_posts').select('id').eq('status', 'draft')).data).toEqual([]);
-    expect((await direct.from('user_invitations').select('id')).data).toEqual([]);
-    expect((await direct.rpc('list_organization_sessions', { p_organization_id: seed.scalePro })).error?.code).toBe('42501');
+    expect((await direct.from('profiles').select('email')).data ?? []).toEqual([]);
+    expect((await direct.from('blog_posts').select('id').eq('status', 'draft')).data ?? []).toEqual([]);
+    expect((await direct.from('user_invitations').select('id')).error?.message).toBe('session_ended');
+    expect((await direct.rpc('list_organization_sessions', { p_organization_id: seed.scalePro })).status).toBe(401);
     const invited = await direct
       .from('user_invitations')
       .insert({ organization_id: seed.scalePro, email: 'accomplice@example.com', role: 'admin', token_hash: 'f'.repeat(64), invited_by: victim.id });
-    expect(invited.error?.code).toBe('42501');
+    expect(invited.error?.message).toBe('session_ended');
     const renamed = await direct.from('organizations').update({ name: 'Owned' }).eq('id', seed.scalePro).select('id');
     expect(renamed.data ?? []).toEqual([]);
     const { data: org } = await service.from('organizations').select('name').eq('id', seed.scalePro).single();

@@ -182,7 +182,8 @@ export async function acceptInvitation(
 
 /**
  * Makes an existing account an active member of the invitation's organization: a new membership with the
- * invitation's role, or a deactivated one active again (the role it has stays, as for a member invited twice).
+ * invitation's role, or a deactivated one active again with the invitation's role; an active one stays as it
+ * is (a member invited twice keeps the role they have).
  */
 async function joinOrganization(service: SupabaseClient, userId: string, invitation: { organization_id: string; role: Role }) {
   const found = await service
@@ -196,7 +197,7 @@ async function joinOrganization(service: SupabaseClient, userId: string, invitat
     ? await service.from('organization_memberships').insert({ user_id: userId, organization_id: invitation.organization_id, role: invitation.role })
     : found.data.is_active
       ? { error: null }
-      : await service.from('organization_memberships').update({ is_active: true }).eq('id', found.data.id);
+      : await service.from('organization_memberships').update({ is_active: true, role: invitation.role }).eq('id', found.data.id);
   if (written.error) throw new Error(`Adding ${userId} to ${invitation.organization_id} failed: ${written.error.message}`);
 }
 

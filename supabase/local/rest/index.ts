@@ -95,7 +95,7 @@ async function handleRequest(pool: pg.Pool, cache: SchemaCache, req: Request, au
     const args = (body ?? {}) as Record<string, unknown>;
     const fn = findFunction(cache, second, Object.keys(args));
     const { statement, shape } = rpcStatement(cache, fn, args, query, withCount);
-    const outcome = await execute(pool, req, auth, statement, method !== 'POST', prefer.tx === 'rollback', wantsObject);
+    const outcome = await execute(pool, cache, req, auth, statement, method !== 'POST', prefer.tx === 'rollback', wantsObject);
     return rpcResponse(shape, outcome, wantsObject, method === 'HEAD');
   }
   if (segments.length !== 1) {
@@ -129,7 +129,7 @@ async function handleRequest(pool: pg.Pool, cache: SchemaCache, req: Request, au
       throw methodNotAllowed(method);
   }
   const outcome: Outcome = statement
-    ? await execute(pool, req, auth, statement, method === 'GET' || method === 'HEAD', prefer.tx === 'rollback', wantsObject)
+    ? await execute(pool, cache, req, auth, statement, method === 'GET' || method === 'HEAD', prefer.tx === 'rollback', wantsObject)
     : { total: null, pageTotal: 0, body: '[]' };
   if (method === 'GET' || method === 'HEAD') return readResponse(outcome, query, wantsObject, method === 'HEAD');
   return mutationResponse(method, outcome, wantsObject, prefer, table.name, table.primaryKey);
@@ -151,9 +151,10 @@ function applyRangeHeader(req: Request, query: QueryParams): void {
 
 /**
  * Runs one statement in its own transaction as the caller: `role` and `request.*` settings are local to the
- * transaction, so a pooled connection never carries one caller's identity into another's request.
+ * transaction, so a pooled connection never carries one caller's identity into another's request. The
+ * pre-request function, when one is configured, runs first and may refuse the request by raising.
  */
-async function execute(pool: pg.Pool, req: Request, auth: RequestAuth, statement: Statement, readOnly: boolean, rollback: boolean, singleObject: boolean): Promise<Outcome> {
+async function execute(pool: pg.Pool, cache: SchemaCache, req: Request, auth: RequestAuth, statement: Statement, readOnly: boolean, rollback: boolean, singleObject: boolean): Promise<Outcome> {
   if (!ROLES.has(auth.role)) throw new ApiError(401, { code: 'PGRST301', message: `Unknown role "${auth.role}"` });
   const client = await pool.connect();
   let broken: Error | undefined;
@@ -167,6 +168,7 @@ async function execute(pool: pg.Pool, req: Request, auth: RequestAuth, statement
                 set_config('request.headers', $5, true)`,
         [auth.role, JSON.stringify(auth.claims), req.method, url.pathname, JSON.stringify(Object.fromEntries(req.headers))],
       );
+      if (cache.preRequest) await client.query(`SELECT ${qualifiedName(cache.preRequest)}()`);
       const result = await client.query(statement.sql, statement.params);
       const outcome: Outcome = statement.plain
         ? { total: null, pageTotal: result.rowCount ?? 0, body: null }
@@ -182,6 +184,11 @@ async function execute(pool: pg.Pool, req: Request, auth: RequestAuth, statement
   } finally {
     client.release(broken);
   }
+}
+
+/** `schema.name` as a quoted SQL identifier, so a configured name can never be more than a name. */
+function qualifiedName(name: string): string {
+  return name.split('.').map((part) => `"${part.replace(/"/g, '""')}"`).join('.');
 }
 
 function singleObjectError(rows: number): ApiError {

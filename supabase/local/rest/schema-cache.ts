@@ -43,7 +43,22 @@ export type SchemaCache = {
   tables: Map<string, Table>;
   foreignKeys: ForeignKey[];
   functions: Map<string, SqlFunction[]>;
+  /**
+   * PostgREST's `db-pre-request`: a function (`schema.name`) run at the start of every request's transaction,
+   * after the caller's role and claims are set, which may refuse the request by raising. Read, as hosted
+   * Supabase configures it, from `alter role authenticator set pgrst.db_pre_request = '...'`.
+   */
+  preRequest: string | null;
 };
+
+const PRE_REQUEST_SQL = `
+  select substr(setting, length('pgrst.db_pre_request=') + 1) as name
+  from pg_db_role_setting s, unnest(s.setconfig) setting
+  where s.setrole = 'authenticator'::regrole
+    and s.setdatabase in (0, (select oid from pg_database where datname = current_database()))
+    and starts_with(setting, 'pgrst.db_pre_request=')
+  order by s.setdatabase desc
+  limit 1`;
 
 const COLUMNS_SQL = `
   select c.relname as table, c.relkind in ('v', 'm') as is_view, a.attname as name,
@@ -86,10 +101,11 @@ const FUNCTIONS_SQL = `
 
 /** Reads tables, columns, keys and functions of `schema` in one go. */
 export async function loadSchemaCache(pool: pg.Pool, schema: string): Promise<SchemaCache> {
-  const [columns, constraints, functions] = await Promise.all([
+  const [columns, constraints, functions, preRequest] = await Promise.all([
     pool.query(COLUMNS_SQL, [schema]),
     pool.query(CONSTRAINTS_SQL, [schema]),
     pool.query<FunctionRow>(FUNCTIONS_SQL, [schema]),
+    pool.query<{ name: string }>(PRE_REQUEST_SQL),
   ]);
   const tables = new Map<string, Table>();
   for (const row of columns.rows) {
@@ -116,7 +132,7 @@ export async function loadSchemaCache(pool: pg.Pool, schema: string): Promise<Sc
   }
   const byName = new Map<string, SqlFunction[]>();
   for (const row of functions.rows) byName.set(row.name, [...(byName.get(row.name) ?? []), toSqlFunction(row)]);
-  return { schema, tables, foreignKeys, functions: byName };
+  return { schema, tables, foreignKeys, functions: byName, preRequest: preRequest.rows[0]?.name || null };
 }
 
 /** A row of FUNCTIONS_SQL. */
@@ -143,7 +159,8 @@ function toSqlFunction(row: FunctionRow): SqlFunction {
 }
 
 /**
- * Keeps the schema cache fresh: loads it once, then reloads whenever `NOTIFY pgrst, 'reload schema'` arrives
+ * Keeps the schema cache fresh: loads it once, then reloads whenever `NOTIFY pgrst, 'reload schema'` (or
+ * `'reload config'`, for the pre-request setting) arrives
  * on a dedicated connection (the bootstrap's DDL event triggers send it), like PostgREST.
  */
 export class SchemaCacheKeeper {
@@ -187,7 +204,7 @@ export class SchemaCacheKeeper {
     }
     this.listener = client;
     client.on('notification', (message) => {
-      if (message.channel === 'pgrst' && (!message.payload || message.payload === 'reload schema')) this.reload();
+      if (message.channel === 'pgrst' && (!message.payload || message.payload === 'reload schema' || message.payload === 'reload config')) this.reload();
     });
     client.on('error', (error) => {
       console.error('[rest] schema listener connection lost, reconnecting:', error.message);
