@@ -2,7 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import ThemeToggle from '../../islands/ThemeToggle';
 import { logActivity } from '../../lib/activity';
-import { landingPath, roleMayOpen, type MemberRole } from '../../lib/memberships';
+import { landingPath, roleMayOpen, siteOrganizationId, type MemberOrganization, type MemberRole } from '../../lib/memberships';
 import { supabaseBrowser } from '../../lib/supabase-browser';
 import { $organization, switchOrganization } from '../../stores/organization';
 import { signOut } from '../../stores/session';
@@ -10,6 +10,11 @@ import type { BackOfficeAccess } from '../use-back-office-access';
 import { Select } from './ui/Select';
 
 const ROLE_NAMES: Record<MemberRole, string> = { admin: 'Admin', editor: 'Editor', viewer: 'Viewer' };
+
+/** The managed organization's public site: this site when it was built for it, else its own domain. */
+function publicSiteHref(organization: MemberOrganization): string {
+  return organization.id === siteOrganizationId() || !organization.domain ? '/' : `https://${organization.domain}/`;
+}
 
 /** The back office's sections; the dashboard only for admins of the managed organization. */
 function sections(role: MemberRole) {
@@ -76,7 +81,7 @@ export default function AdminHeader({ access, title }: { access: BackOfficeAcces
           )}
         </div>
         <div className="flex flex-wrap items-center gap-3">
-          <span className="max-w-[14rem] truncate text-sm" data-testid="admin-user-email">
+          <span className="max-w-[9rem] truncate text-sm sm:max-w-[14rem]" data-testid="admin-user-email">
             {access.user.email}
           </span>
           <ThemeToggle />
@@ -104,7 +109,7 @@ export default function AdminHeader({ access, title }: { access: BackOfficeAcces
             </a>
           );
         })}
-        <a href="/" className="ml-auto rounded-md px-3 py-2 text-muted-foreground hover:bg-muted hover:text-foreground">
+        <a href={publicSiteHref(access.organization)} className="ml-auto rounded-md px-3 py-2 text-muted-foreground hover:bg-muted hover:text-foreground">
           View site
         </a>
       </nav>
