@@ -105,6 +105,14 @@ describe('head and header', () => {
     }
   });
 
+  it('names the organization it was built for on every page, back office included, and offers no organization switcher', () => {
+    for (const file of htmlFiles()) {
+      const html = readFileSync(join(DIST, file), 'utf8');
+      expect(html, file).toMatch(/<html lang="en" data-organization-id="10000000-0000-4000-8000-000000000001" data-organization-name="Scale Pro Marketing"/);
+      expect(html, file).not.toMatch(/Switch Organization|OrganizationSwitcher/);
+    }
+  });
+
   it('keeps the no-flash theme script in the head of every page', () => {
     for (const file of htmlFiles()) expect(readFileSync(join(DIST, file), 'utf8'), file).toMatch(/<head>[\s\S]*localStorage\.getItem\('theme'\)[\s\S]*<\/head>/);
   });
