@@ -20,7 +20,7 @@ export default function Toaster() {
       aria-label="Notifications"
       aria-live="polite"
       aria-atomic="true"
-      className="pointer-events-none fixed right-4 bottom-4 z-50 flex w-full max-w-sm flex-col"
+      className="pointer-events-none fixed right-4 bottom-4 z-50 flex w-[calc(100%-2rem)] max-w-sm flex-col"
     >
       {current && (
         <div
