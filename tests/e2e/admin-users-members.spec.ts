@@ -66,7 +66,7 @@ test('an admin sends a member a password reset mail after confirming', async ({ 
   const member = await createViewer('Forgot Password');
   await signInAsAdmin(page);
   await page.goto('/admin?tab=users');
-  await page.getByRole('button', { name: `Send password reset to ${member.email}` }).click();
+  await page.getByRole('button', { name: `Reset Password for ${member.email}` }).click();
   const confirm = page.getByRole('dialog', { name: 'Send Password Reset' });
   await confirm.getByRole('button', { name: 'Send Email' }).click();
   await expect(toast(page)).toContainText(`A password reset email was sent to ${member.email}.`);

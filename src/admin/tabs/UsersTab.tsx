@@ -240,7 +240,7 @@ export default function UsersTab({ organization }: AdminTabProps) {
                     <Td>
                       <div className="flex flex-wrap gap-1">
                         <Button size="sm" variant="outline" aria-label={`Edit ${row.email}`} onClick={() => setEditing(row)}>Edit</Button>
-                        <Button size="sm" variant="outline" aria-label={`Send password reset to ${row.email}`} onClick={() => setPending({ kind: 'reset', member: row })}>Reset Password</Button>
+                        <Button size="sm" variant="outline" aria-label={`Reset Password for ${row.email}`} onClick={() => setPending({ kind: 'reset', member: row })}>Reset Password</Button>
                       </div>
                     </Td>
                   </tr>
