@@ -25,14 +25,15 @@ async function count(query: PromiseLike<{ count: number | null; error: { message
 
 /**
  * Counts posts, published posts, members and views with `count: 'exact', head: true` queries: the database
- * counts, no rows travel. Users are the organization's memberships (a user may belong to several).
+ * counts, no rows travel. Users are the organization's memberships (`organization_members`, a user may belong
+ * to several), counted as the Users tab's Total Users counts them.
  */
 export async function loadSystemCounters(client: SupabaseClient, organizationId: string): Promise<SystemCounters> {
   const head = { count: 'exact', head: true } as const;
   const [totalPosts, published, totalUsers, totalViews] = await Promise.all([
     count(client.from('blog_posts').select('*', head).eq('organization_id', organizationId), 'posts'),
     count(client.from('blog_posts').select('*', head).eq('organization_id', organizationId).eq('status', 'published'), 'published posts'),
-    count(client.from('organization_memberships').select('*', head).eq('organization_id', organizationId), 'users'),
+    count(client.from('organization_members').select('*', head).eq('organization_id', organizationId), 'users'),
     count(client.from('post_views').select('*', head).eq('organization_id', organizationId), 'views'),
   ]);
   return { totalPosts, published, totalUsers, totalViews };

@@ -35,6 +35,26 @@ export const InvitationSchema = z.object({
 });
 export type Invitation = z.infer<typeof InvitationSchema>;
 
+/** An admin's edit of a member (Edit User dialog): name and phone (blank clears them) and the role in the organization. */
+export const MemberEditSchema = z.object({
+  full_name: blankAsUndefined(z.string().trim().max(120)),
+  phone: blankAsUndefined(PhoneSchema),
+  role: RoleSchema,
+});
+export type MemberEdit = z.infer<typeof MemberEditSchema>;
+
+/** What an admin does with an invitation: send it again with a new link, or revoke it. */
+export const INVITATION_ACTIONS = ['resend', 'revoke'] as const;
+export const InvitationActionSchema = z.object({
+  invitation_id: z.uuid(),
+  action: z.enum(INVITATION_ACTIONS),
+});
+export type InvitationAction = z.infer<typeof InvitationActionSchema>;
+
+/** An admin asks for a password reset mail for a member. */
+export const MemberPasswordResetSchema = z.object({ user_id: z.uuid() });
+export type MemberPasswordReset = z.infer<typeof MemberPasswordResetSchema>;
+
 /** The newsletter form. */
 export const NewsletterSignupSchema = z.object({ email: EmailSchema });
 export type NewsletterSignup = z.infer<typeof NewsletterSignupSchema>;

@@ -134,12 +134,13 @@ test('bulk deactivate asks with the names, then deactivates both users', async (
   await expect(toast(page)).toContainText('Deactivated 2 users.');
   await expect(bar).toBeHidden();
 
-  const { data } = await service.from('profiles').select('is_active').in('id', [first.id, second.id]);
+  // The memberships of Scale Pro are deactivated (the accounts themselves stay on).
+  const { data } = await service.from('organization_memberships').select('is_active').eq('organization_id', SCALE_PRO_ID).in('user_id', [first.id, second.id]);
   expect(data).toEqual([{ is_active: false }, { is_active: false }]);
 });
 
 test('the last active admin cannot be demoted: the refusal is explained and nothing changes', async ({ page }) => {
-  const { count } = await service.from('profiles').select('*', { count: 'exact', head: true })
+  const { count } = await service.from('organization_memberships').select('*', { count: 'exact', head: true })
     .eq('organization_id', SCALE_PRO_ID).eq('role', 'admin').eq('is_active', true);
   expect(count).toBe(1);
   await signInAsAdmin(page);

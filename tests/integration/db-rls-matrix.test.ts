@@ -83,6 +83,18 @@ const specs: TableSpec[] = [
     disposable: (s) => insertWithService(s, 'organization_memberships', { id: uid(), user_id: seed.users.otherAdmin.id, organization_id: SP, role: 'viewer' }),
   },
   {
+    // The Users tab's view (security invoker): memberships with profiles, read-only, visible to fellow members.
+    table: 'organization_members',
+    allowed: { anon: '', viewer: 'S', editor: 'S', admin: 'S', otherAdmin: '', inactive: '', directAdmin: '', service: 'S' },
+    select: { columns: 'id, role, is_active, email', key: 'id', value: seed.users.editor.id },
+    insertRow: () => ({ id: seed.users.otherAdmin.id, organization_id: SP, role: 'viewer' }),
+    update: { key: 'id', value: seed.users.viewer.id, patch: { role: 'viewer' } },
+    disposable: async (s) => {
+      const membership = await insertWithService(s, 'organization_memberships', { id: uid(), user_id: seed.users.otherAdmin.id, organization_id: SP, role: 'viewer' });
+      return { key: 'id', value: seed.users.otherAdmin.id, cleanup: () => s.from('organization_memberships').delete().eq('id', membership.value) };
+    },
+  },
+  {
     table: 'blog_categories',
     allowed: { ...publicRead, editor: 'SIUD', admin: 'SIUD', service: 'SIUD' },
     select: { columns: 'id, name', key: 'id', value: seed.category },

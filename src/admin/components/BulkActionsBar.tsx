@@ -14,8 +14,11 @@ type BulkAction = { kind: 'role'; role: Role } | { kind: 'activate' } | { kind: 
 
 const TITLES: Record<BulkAction['kind'], string> = { role: 'Change Role', activate: 'Activate Users', deactivate: 'Deactivate Users', delete: 'Delete Users' };
 
-/** The bulk-actions bar over the selected users; every action asks first, then reloads and clears. */
-export default function BulkActionsBar({ actorId, selected, onDone, onClear }: { actorId: string; selected: StaffProfile[]; onDone: () => void; onClear: () => void }) {
+/**
+ * The bulk-actions bar over the selected members; every action asks first, acts on their memberships of
+ * this organization (Delete deactivates them here), then reloads and clears.
+ */
+export default function BulkActionsBar({ organizationId, selected, onDone, onClear }: { organizationId: string; selected: StaffProfile[]; onDone: () => void; onClear: () => void }) {
   const [pending, setPending] = useState<BulkAction | null>(null);
   const [busy, setBusy] = useState(false);
   const ids = selected.map((user) => user.id);
@@ -25,13 +28,13 @@ export default function BulkActionsBar({ actorId, selected, onDone, onClear }: {
     const client = supabaseBrowser();
     try {
       if (action.kind === 'role') {
-        const n = await changeRole(client, actorId, ids, action.role);
+        const n = await changeRole(client, organizationId, ids, action.role);
         toast({ title: 'Bulk Role Update', description: `Updated ${n} users to ${action.role} role.` });
       } else if (action.kind === 'delete') {
-        const n = await setActive(client, actorId, ids, false, 'delete');
+        const n = await setActive(client, organizationId, ids, false, 'delete');
         toast({ title: 'Bulk Deletion', description: `Deactivated ${n} users.` });
       } else {
-        const n = await setActive(client, actorId, ids, action.kind === 'activate');
+        const n = await setActive(client, organizationId, ids, action.kind === 'activate');
         toast({ title: 'Bulk Status Update', description: `${action.kind === 'activate' ? 'Activated' : 'Deactivated'} ${n} users.` });
       }
       setPending(null);

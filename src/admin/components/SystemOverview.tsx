@@ -1,6 +1,8 @@
+import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { loadSystemCounters, type SystemCounters } from '../../lib/dashboard-stats';
 import { supabaseBrowser } from '../../lib/supabase-browser';
+import { $staffChanged } from '../../stores/staff';
 import { StatCard } from './ui/Card';
 import { ErrorState } from './ui/EmptyState';
 
@@ -11,11 +13,15 @@ const LABELS: Array<[keyof SystemCounters, string]> = [
   ['totalViews', 'Total Views'],
 ];
 
-/** 'System Overview' below the tabs: four counters of the current organization. */
+/**
+ * 'System Overview' below the tabs: four counters of the current organization, loaded again whenever the
+ * Users tab changes members ($staffChanged). Total Users counts memberships, as the Users tab does.
+ */
 export default function SystemOverview({ organizationId }: { organizationId: string }) {
   const [counters, setCounters] = useState<SystemCounters | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
+  const staffChanged = useStore($staffChanged);
 
   useEffect(() => {
     let current = true;
@@ -26,7 +32,7 @@ export default function SystemOverview({ organizationId }: { organizationId: str
     return () => {
       current = false;
     };
-  }, [organizationId, attempt]);
+  }, [organizationId, attempt, staffChanged]);
 
   return (
     <section aria-labelledby="system-overview-title" className="mt-10">

@@ -1,18 +1,21 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
-  changeRole, countStaff, LastAdminError, listPendingInvitations, listStaff, recentActivity, setActive,
-  type PendingInvitation, type StaffProfile, type UserActivity,
+  changeRole, countStaff, LastAdminError, listInvitations, listStaff, recentActivity, requestInvitationAction, requestPasswordReset, setActive,
+  type InvitationRow, type InvitationState, type StaffProfile, type UserActivity,
 } from '../../lib/admin-users';
 import { supabaseBrowser } from '../../lib/supabase-browser';
 import type { Role } from '../../schemas/user';
+import { notifyStaffChanged } from '../../stores/staff';
 import { toast } from '../../stores/toast';
 import BulkActionsBar from '../components/BulkActionsBar';
 import CreateUserDialog from '../components/CreateUserDialog';
+import EditMemberDialog from '../components/EditMemberDialog';
 import InviteDialog from '../components/InviteDialog';
 import { RoleBadge } from '../components/RoleBadge';
-import { Badge } from '../components/ui/Badge';
+import { Badge, type BadgeVariant } from '../components/ui/Badge';
 import { Button } from '../components/ui/Button';
 import { StatCard } from '../components/ui/Card';
+import { ConfirmDialog } from '../components/ui/ConfirmDialog';
 import { Dialog } from '../components/ui/Dialog';
 import { EmptyState, ErrorState } from '../components/ui/EmptyState';
 import { Input } from '../components/ui/Input';
@@ -26,9 +29,18 @@ import type { AdminTabProps } from './index';
 
 const ROLE_FILTER = [{ value: '', label: 'All Roles' }, { value: 'admin', label: 'Admin' }, { value: 'editor', label: 'Editor' }, { value: 'viewer', label: 'Viewer' }];
 const ROLE_OPTIONS = ROLE_FILTER.slice(1);
+const STATE_BADGE: Record<InvitationState, BadgeVariant> = { pending: 'outline', accepted: 'success', expired: 'neutral', revoked: 'destructive' };
+const STATE_LABEL: Record<InvitationState, string> = { pending: 'Pending', accepted: 'Accepted', expired: 'Expired', revoked: 'Revoked' };
 
-/** User Management (spec back-office 2): counts, users with search, filter and bulk actions, invitations. */
-export default function UsersTab({ user, organization }: AdminTabProps) {
+/** An action waiting for the admin's confirmation. */
+type Pending = { kind: 'reset'; member: StaffProfile } | { kind: 'revoke'; invitation: InvitationRow };
+
+/**
+ * User Management (spec back-office 2): the members of the chosen organization (its memberships: role and
+ * status there), with counts, search, filter, bulk actions, edit and reset mails; invitations with their
+ * state, resend and revoke. Every change bumps $staffChanged so the System Overview counts again.
+ */
+export default function UsersTab({ organization }: AdminTabProps) {
   const client = supabaseBrowser();
   const [view, setView] = useUrlParam('view');
   const [dialog, setDialog] = useUrlParam('dialog');
@@ -38,11 +50,20 @@ export default function UsersTab({ user, organization }: AdminTabProps) {
   const [users, setUsers] = useState<StaffProfile[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [counts, setCounts] = useState<Awaited<ReturnType<typeof countStaff>> | null>(null);
-  const [invitations, setInvitations] = useState<PendingInvitation[] | null>(null);
+  const [invitations, setInvitations] = useState<InvitationRow[] | null>(null);
+  const [editing, setEditing] = useState<StaffProfile | null>(null);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [pendingBusy, setPendingBusy] = useState(false);
+  const [resentLink, setResentLink] = useState<{ email: string; link: string; message: string } | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [busyId, setBusyId] = useState<string | null>(null);
   const [reloads, setReloads] = useState(0);
   const reload = useCallback(() => setReloads((n) => n + 1), []);
+  /** After a change: this tab reloads, and the counters elsewhere too. */
+  const changed = useCallback(() => {
+    reload();
+    notifyStaffChanged();
+  }, [reload]);
 
   useEffect(() => {
     let current = true;
@@ -62,23 +83,56 @@ export default function UsersTab({ user, organization }: AdminTabProps) {
   useEffect(() => {
     countStaff(client, organization.id).then(setCounts, (failure: Error) => console.error(failure));
     // The spec: an invitation list failure is only logged.
-    listPendingInvitations(client, organization.id).then(setInvitations, (failure: Error) => { console.error(failure); setInvitations([]); });
+    listInvitations(client, organization.id).then(setInvitations, (failure: Error) => { console.error(failure); setInvitations([]); });
   }, [client, organization.id, reloads]);
 
   async function updateOne(target: StaffProfile, change: { role: Role } | { is_active: boolean }) {
     setBusyId(target.id);
     try {
       if ('role' in change) {
-        await changeRole(client, user.id, [target.id], change.role);
+        await changeRole(client, organization.id, [target.id], change.role);
         toast({ title: 'Role Updated', description: `User role changed to ${change.role}` });
       } else {
-        await setActive(client, user.id, [target.id], change.is_active);
+        await setActive(client, organization.id, [target.id], change.is_active);
         toast({ title: 'User Status Updated', description: `User ${change.is_active ? 'activated' : 'deactivated'} successfully` });
       }
-      reload();
+      changed();
     } catch (failure) {
       const fallback = 'role' in change ? 'Failed to update user role' : 'Failed to update user status';
       toast({ title: 'Error', description: failure instanceof LastAdminError ? failure.message : fallback, variant: 'destructive' });
+    } finally {
+      setBusyId(null);
+    }
+  }
+
+  async function confirmPending(action: Pending) {
+    setPendingBusy(true);
+    try {
+      if (action.kind === 'reset') {
+        const answer = await requestPasswordReset(client, organization.id, action.member.id);
+        toast({ title: 'Password Reset Sent', description: answer.message });
+      } else {
+        const answer = await requestInvitationAction(client, organization.id, action.invitation.id, 'revoke');
+        toast({ title: 'Invitation Revoked', description: answer.message });
+        changed();
+      }
+    } catch (failure) {
+      toast({ title: 'Error', description: failure instanceof Error ? failure.message : 'The request failed.', variant: 'destructive' });
+    } finally {
+      setPendingBusy(false);
+      setPending(null);
+    }
+  }
+
+  async function resend(invitation: InvitationRow) {
+    setBusyId(invitation.id);
+    try {
+      const answer = await requestInvitationAction(client, organization.id, invitation.id, 'resend');
+      if (answer.mail === 'sent') toast({ title: 'Invitation Resent', description: answer.message });
+      else setResentLink({ email: invitation.email, link: answer.link ?? '', message: answer.message });
+      changed();
+    } catch (failure) {
+      toast({ title: 'Error', description: failure instanceof Error ? failure.message : 'Failed to resend the invitation.', variant: 'destructive' });
     } finally {
       setBusyId(null);
     }
@@ -111,15 +165,26 @@ export default function UsersTab({ user, organization }: AdminTabProps) {
         onChange={(id) => setView(id === 'users' ? null : id)} idPrefix="users" label="User lists" />
       {view === 'invitations' ? (
         <TabPanel idPrefix="users" id="invitations">
-          {!invitations ? <Skeleton /> : invitations.length === 0 ? <EmptyState title="No pending invitations" /> : (
+          {!invitations ? <Skeleton /> : invitations.length === 0 ? <EmptyState title="No invitations yet" /> : (
             <Table>
-              <caption className="sr-only">Pending invitations</caption>
-              <thead><tr><Th>Email</Th><Th>Role</Th><Th>Invited</Th><Th>Status</Th></tr></thead>
+              <caption className="sr-only">Invitations</caption>
+              <thead><tr><Th>Email</Th><Th>Role</Th><Th>Status</Th><Th className="hidden sm:table-cell">Invited</Th><Th><span className="sr-only">Actions</span></Th></tr></thead>
               <tbody>
                 {invitations.map((invitation) => (
                   <tr key={invitation.id}>
-                    <Td>{invitation.email}</Td><Td><RoleBadge role={invitation.role} /></Td>
-                    <Td><RelativeTime date={invitation.created_at} /></Td><Td><Badge variant="outline">Pending</Badge></Td>
+                    <Td className="max-w-[12rem] break-all">{invitation.email}</Td><Td><RoleBadge role={invitation.role} /></Td>
+                    <Td><Badge variant={STATE_BADGE[invitation.state]} data-testid="invitation-state">{STATE_LABEL[invitation.state]}</Badge></Td>
+                    <Td className="hidden sm:table-cell"><RelativeTime date={invitation.created_at} /></Td>
+                    <Td>
+                      {(invitation.state === 'pending' || invitation.state === 'expired') && (
+                        <div className="flex flex-wrap gap-1">
+                          <Button size="sm" variant="outline" disabled={busyId === invitation.id} aria-label={`Resend invitation to ${invitation.email}`}
+                            onClick={() => void resend(invitation)}>Resend</Button>
+                          <Button size="sm" variant="destructive" disabled={busyId === invitation.id} aria-label={`Revoke invitation to ${invitation.email}`}
+                            onClick={() => setPending({ kind: 'revoke', invitation })}>Revoke</Button>
+                        </div>
+                      )}
+                    </Td>
                   </tr>
                 ))}
               </tbody>
@@ -133,15 +198,15 @@ export default function UsersTab({ user, organization }: AdminTabProps) {
             <Select aria-label="Filter by role" options={ROLE_FILTER} value={role} onChange={(e) => setRole(e.target.value)} />
           </div>
           {chosen.length > 0 && (
-            <BulkActionsBar actorId={user.id} selected={chosen} onClear={() => setSelected(new Set())} onDone={() => { setSelected(new Set()); reload(); }} />
+            <BulkActionsBar organizationId={organization.id} selected={chosen} onClear={() => setSelected(new Set())} onDone={() => { setSelected(new Set()); changed(); }} />
           )}
-          {error ? <ErrorState message={error} onRetry={reload} /> : !users ? <Skeleton /> : users.length === 0 ? <EmptyState title="No users found" hint="Try another search or role." /> : (
+          {error ? <ErrorState message={error} onRetry={reload} /> : !users ? <Skeleton /> : users.length === 0 ? <EmptyState title="No users found matching your criteria." /> : (
             <Table>
               <caption className="sr-only">Users</caption>
               <thead>
                 <tr>
                   <Th><SelectAll total={visible.length} chosen={chosen.length} onChange={(all) => setSelected(all ? new Set(visible.map((row) => row.id)) : new Set())} /></Th>
-                  <Th>User</Th><Th>Role</Th><Th>Status</Th><Th>Joined</Th>
+                  <Th>User</Th><Th>Role</Th><Th>Status</Th><Th className="hidden sm:table-cell">Joined</Th><Th><span className="sr-only">Actions</span></Th>
                 </tr>
               </thead>
               <tbody>
@@ -152,14 +217,14 @@ export default function UsersTab({ user, organization }: AdminTabProps) {
                         onChange={(e) => { const next = new Set(selected); if (e.target.checked) next.add(row.id); else next.delete(row.id); setSelected(next); }} />
                     </Td>
                     <Td>
-                      <button type="button" className="text-left hover:underline" onClick={() => setDetailId(row.id)}>
+                      <button type="button" className="max-w-[11rem] text-left hover:underline sm:max-w-none" onClick={() => setDetailId(row.id)}>
                         <span className="block font-medium">{row.full_name || row.email}</span>
-                        <span className="block text-xs text-muted-foreground">{row.email}</span>
+                        <span className="block break-all text-xs text-muted-foreground">{row.email}</span>
                       </button>
                     </Td>
                     <Td>
                       <div className="flex items-center gap-2">
-                        <RoleBadge role={row.role} />
+                        <span className="hidden sm:inline"><RoleBadge role={row.role} /></span>
                         <Select aria-label={`Role of ${row.email}`} options={ROLE_OPTIONS} value={row.role} disabled={busyId === row.id}
                           onChange={(e) => void updateOne(row, { role: e.target.value as Role })} />
                       </div>
@@ -171,7 +236,13 @@ export default function UsersTab({ user, organization }: AdminTabProps) {
                         {row.is_active ? 'Active' : 'Inactive'}
                       </label>
                     </Td>
-                    <Td><RelativeTime date={row.created_at} /></Td>
+                    <Td className="hidden sm:table-cell"><RelativeTime date={row.joined_at} /></Td>
+                    <Td>
+                      <div className="flex flex-wrap gap-1">
+                        <Button size="sm" variant="outline" aria-label={`Edit ${row.email}`} onClick={() => setEditing(row)}>Edit</Button>
+                        <Button size="sm" variant="outline" aria-label={`Reset Password for ${row.email}`} onClick={() => setPending({ kind: 'reset', member: row })}>Reset Password</Button>
+                      </div>
+                    </Td>
                   </tr>
                 ))}
               </tbody>
@@ -179,8 +250,30 @@ export default function UsersTab({ user, organization }: AdminTabProps) {
           )}
         </TabPanel>
       )}
-      <CreateUserDialog open={dialog === 'create-user'} organizationId={organization.id} onClose={() => setDialog(null)} onCreated={reload} />
-      <InviteDialog open={dialog === 'invite'} organizationId={organization.id} onClose={() => setDialog(null)} onInvited={reload} />
+      <CreateUserDialog open={dialog === 'create-user'} organizationId={organization.id} onClose={() => setDialog(null)} onCreated={changed} />
+      <InviteDialog open={dialog === 'invite'} organizationId={organization.id} onClose={() => setDialog(null)} onInvited={changed} />
+      <EditMemberDialog member={editing} organizationId={organization.id} onClose={() => setEditing(null)} onSaved={changed} />
+      <ConfirmDialog
+        open={pending !== null}
+        title={pending?.kind === 'reset' ? 'Send Password Reset' : 'Revoke Invitation'}
+        description={pending?.kind === 'reset'
+          ? `Send a password reset email to ${pending.member.email}?`
+          : pending ? `Revoke the invitation of ${pending.invitation.email}? Its link will stop working.` : ''}
+        confirmLabel={pending?.kind === 'reset' ? 'Send Email' : 'Revoke'}
+        destructive={pending?.kind === 'revoke'}
+        busy={pendingBusy}
+        onCancel={() => setPending(null)}
+        onConfirm={() => pending && void confirmPending(pending)}
+      />
+      <Dialog open={resentLink !== null} onClose={() => setResentLink(null)} title="Invitation Link" description={resentLink?.email}>
+        {resentLink && (
+          <div className="space-y-3">
+            <p role="alert" className="text-sm" data-testid="invitation-mail-status">{resentLink.message}</p>
+            <Input readOnly aria-label="Invitation link" value={resentLink.link} data-testid="invitation-link" />
+            <div className="flex justify-end"><Button onClick={() => setResentLink(null)}>Done</Button></div>
+          </div>
+        )}
+      </Dialog>
       <UserDetailDialog profile={detail} onClose={() => setDetailId(null)} />
     </div>
   );

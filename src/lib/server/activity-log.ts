@@ -1,9 +1,18 @@
 /**
- * What the server itself records in the activity log (service role): accepted invitations, accounts created
- * by admins. Signed-in users log their own actions through `log_user_activity` (src/lib/activity.ts); the
+ * What the server itself records in the activity log (service role): invitations (sent, resent, revoked,
+ * accepted), accounts created by admins, password reset mails sent by admins. Signed-in users log their own actions through `log_user_activity` (src/lib/activity.ts); the
  * sign-in itself is logged by the database (finish_sign_in).
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
+
+/** The actions the server logs (service role); the database logs role, status and profile edits itself. */
+export type ServerAction =
+  | 'invitation_accepted'
+  | 'user_created_by_admin'
+  | 'user_invited'
+  | 'invitation_resent'
+  | 'invitation_revoked'
+  | 'password_reset_by_admin';
 
 /** One server-side activity entry. */
 export interface ServerActivity {
@@ -11,7 +20,7 @@ export interface ServerActivity {
   userId: string;
   /** The organization it happened in (the admin scope of the audit log). */
   organizationId: string;
-  action: 'invitation_accepted' | 'user_created_by_admin';
+  action: ServerAction;
   details?: Record<string, unknown>;
   resourceType?: string;
   resourceId?: string;

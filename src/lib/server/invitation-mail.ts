@@ -4,7 +4,7 @@
  * by people).
  */
 import type { Role } from '../../schemas/user.ts';
-import type { Mail } from './mailer.ts';
+import { sendMail, type Mail } from './mailer.ts';
 
 /** What the mail says. */
 export interface InvitationMailInput {
@@ -51,4 +51,20 @@ export function invitationMail({ to, organizationName, role, inviter, link, expi
       `<p>${escapeHtml(expiry)}</p>\n` +
       `<p>${escapeHtml(ignore)}</p>\n`,
   };
+}
+
+/** Whether the invitation mail went out: `sent`, `not-configured` (no mail transport) or `failed`. */
+export type InvitationMailStatus = 'sent' | 'not-configured' | 'failed';
+
+/**
+ * Builds and sends the invitation mail. A failure is logged and answered `failed`, never thrown: the
+ * invitation stands, and the admin gets the link to pass on.
+ */
+export async function sendInvitationMail(invitationId: string, input: InvitationMailInput): Promise<InvitationMailStatus> {
+  try {
+    return (await sendMail(invitationMail(input))).status;
+  } catch (error) {
+    console.error(`Mailing invitation ${invitationId} failed:`, error instanceof Error ? error.message : String(error));
+    return 'failed';
+  }
 }

@@ -21,12 +21,13 @@ interface InvitationRow {
   role: Role;
   expires_at: string;
   used_at: string | null;
+  revoked_at: string | null;
   organization: { id: string; name: string } | null;
   inviter: { full_name: string | null; email: string } | null;
 }
 
 const INVITATION_COLUMNS =
-  'id, email, role, expires_at, used_at, organization:organizations(id, name), inviter:profiles(full_name, email)';
+  'id, email, role, expires_at, used_at, revoked_at, organization:organizations(id, name), inviter:profiles(full_name, email)';
 
 async function invitationByToken(service: SupabaseClient, token: string): Promise<InvitationRow | null> {
   const { data, error } = await service
@@ -39,7 +40,8 @@ async function invitationByToken(service: SupabaseClient, token: string): Promis
 }
 
 function problemOf(row: InvitationRow | null, now: Date): InvitationProblem | null {
-  if (!row || !row.organization) return 'unknown';
+  // A revoked link answers like one that never existed.
+  if (!row || !row.organization || row.revoked_at) return 'unknown';
   if (row.used_at) return 'used';
   if (Date.parse(row.expires_at) <= now.getTime()) return 'expired';
   return null;
@@ -241,11 +243,11 @@ export async function createInvitation(
     .is('used_at', null)
     .lte('expires_at', new Date().toISOString());
   if (expired.error) throw new Error(`Removing the expired invitation of ${email} failed: ${expired.error.message}`);
-  const token = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
+  const { token, hash } = newToken();
   const expiresAt = new Date(Date.now() + INVITATION_VALID_DAYS * 24 * 3600_000).toISOString();
   const { data, error } = await service
     .from('user_invitations')
-    .insert({ organization_id: organizationId, email: email.toLowerCase(), role, token_hash: hashInvitationToken(token), invited_by: invitedBy, expires_at: expiresAt })
+    .insert({ organization_id: organizationId, email: email.toLowerCase(), role, token_hash: hash, invited_by: invitedBy, expires_at: expiresAt })
     .select('id, organization:organizations(name), inviter:profiles(full_name, email)')
     .single<{ id: string; organization: { name: string } | null; inviter: { full_name: string | null; email: string } | null }>();
   if (error?.code === '23505') throw new InvitationExistsError(email);
@@ -257,4 +259,79 @@ export async function createInvitation(
     organizationName: data.organization?.name ?? 'the organization',
     inviter: data.inviter?.full_name || data.inviter?.email || 'An administrator',
   };
+}
+
+/** Thrown when an invitation is not in the organization, or is no longer open (accepted or revoked). */
+export class InvitationClosedError extends Error {
+  constructor(id: string) {
+    super(`Invitation ${id} was already accepted or revoked, or does not exist.`);
+  }
+}
+
+/** A new random token and its stored hash. */
+function newToken(): { token: string; hash: string } {
+  const token = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
+  return { token, hash: hashInvitationToken(token) };
+}
+
+/** An invitation sent again: as `CreatedInvitation`, with the address and role the mail names. */
+export interface ResentInvitation extends CreatedInvitation {
+  email: string;
+  role: Role;
+}
+
+/**
+ * Sends an open (pending or expired, neither accepted nor revoked) invitation again: a new token replaces the
+ * stored hash, so the old link answers like an unknown one, and it is valid 7 days from now. Throws
+ * `InvitationClosedError` for an accepted, revoked or unknown invitation (one conditional UPDATE).
+ */
+export async function resendInvitation(
+  service: SupabaseClient,
+  { organizationId, invitationId, siteUrl }: { organizationId: string; invitationId: string; siteUrl: string },
+): Promise<ResentInvitation> {
+  const { token, hash } = newToken();
+  const expiresAt = new Date(Date.now() + INVITATION_VALID_DAYS * 24 * 3600_000).toISOString();
+  const { data, error } = await service
+    .from('user_invitations')
+    .update({ token_hash: hash, expires_at: expiresAt })
+    .eq('id', invitationId)
+    .eq('organization_id', organizationId)
+    .is('used_at', null)
+    .is('revoked_at', null)
+    .select('id, email, role, organization:organizations(name), inviter:profiles(full_name, email)')
+    .maybeSingle<{ id: string; email: string; role: Role; organization: { name: string } | null; inviter: { full_name: string | null; email: string } | null }>();
+  if (error) throw new Error(`Resending invitation ${invitationId} failed: ${error.message}`);
+  if (!data) throw new InvitationClosedError(invitationId);
+  return {
+    id: data.id,
+    email: data.email,
+    role: data.role,
+    link: `${siteUrl}/auth?invite=${encodeURIComponent(token)}`,
+    expiresAt,
+    organizationName: data.organization?.name ?? 'the organization',
+    inviter: data.inviter?.full_name || data.inviter?.email || 'An administrator',
+  };
+}
+
+/**
+ * Revokes an open invitation: `revoked_at` is set and it expires now, so its link answers like an unknown
+ * one and accepting it finds nothing to claim. Throws `InvitationClosedError` for an accepted, revoked or
+ * unknown invitation.
+ */
+export async function revokeInvitation(
+  service: SupabaseClient,
+  { organizationId, invitationId, now = new Date() }: { organizationId: string; invitationId: string; now?: Date },
+): Promise<{ id: string; email: string; role: Role }> {
+  const { data, error } = await service
+    .from('user_invitations')
+    .update({ revoked_at: now.toISOString(), expires_at: now.toISOString() })
+    .eq('id', invitationId)
+    .eq('organization_id', organizationId)
+    .is('used_at', null)
+    .is('revoked_at', null)
+    .select('id, email, role')
+    .maybeSingle<{ id: string; email: string; role: Role }>();
+  if (error) throw new Error(`Revoking invitation ${invitationId} failed: ${error.message}`);
+  if (!data) throw new InvitationClosedError(invitationId);
+  return data;
 }

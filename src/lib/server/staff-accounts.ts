@@ -36,7 +36,7 @@ export async function createStaffAccount(
       userId: admin.id,
       organizationId,
       action: 'user_created_by_admin',
-      details: { created_user_id: id, created_user_email: input.email, role: input.role },
+      details: { created_user_id: id, created_user_email: input.email, email: input.email, full_name: input.full_name, role: input.role, new_role: input.role },
       resourceType: 'user',
       resourceId: id,
     });
@@ -48,4 +48,42 @@ export async function createStaffAccount(
     throw stepError;
   }
   return { id, email: input.email };
+}
+
+/** Thrown when the user is not a member of the organization. */
+export class MemberNotFoundError extends Error {
+  constructor() {
+    super('This person is not a member of the organization.');
+  }
+}
+
+/**
+ * An admin's password reset for a member (service client, after the caller was verified as an admin of the
+ * organization): the member must belong to that organization; Supabase Auth mails the recovery link to
+ * `{siteUrl}/auth`, then `password_reset_by_admin` is logged.
+ */
+export async function sendMemberPasswordReset(
+  service: SupabaseClient,
+  { admin, organizationId, siteUrl }: { admin: { id: string }; organizationId: string; siteUrl: string },
+  userId: string,
+): Promise<{ id: string; email: string }> {
+  const { data, error } = await service
+    .from('organization_members')
+    .select('id, email, full_name')
+    .eq('organization_id', organizationId)
+    .eq('id', userId)
+    .maybeSingle<{ id: string; email: string; full_name: string | null }>();
+  if (error) throw new Error(`Reading member ${userId} of ${organizationId} failed: ${error.message}`);
+  if (!data) throw new MemberNotFoundError();
+  const { error: mailError } = await service.auth.resetPasswordForEmail(data.email, { redirectTo: `${siteUrl}/auth` });
+  if (mailError) throw new Error(`Sending the password reset mail to ${userId} failed: ${mailError.message}`);
+  await logServerActivity(service, {
+    userId: admin.id,
+    organizationId,
+    action: 'password_reset_by_admin',
+    details: { email: data.email, full_name: data.full_name },
+    resourceType: 'user',
+    resourceId: data.id,
+  });
+  return { id: data.id, email: data.email };
 }
