@@ -45,12 +45,15 @@ export function useBackOfficeAccess(): BackOfficeState {
   const [granted, setGranted] = useState<{ user: User; role: MemberRole; organizationId: string } | null>(null);
   const [checkFailed, setCheckFailed] = useState(false);
   const allowedBefore = useRef(false);
+  // Set once the page is leaving: the sign-out that goes with it must not be reported again as an expiry.
+  const leaving = useRef(false);
 
   useEffect(() => {
     startSessionSync();
     startOrganizationSync();
     // The first request the database refuses because access ended leaves at once, never showing empty data.
     onAccessEnded((reason) => {
+      leaving.current = true;
       // The stored session is dead: forget it first, so /auth shows the sign-in rather than bouncing back here.
       if (reason === 'session_ended') void signOut().finally(sessionExpired);
       else void leaveWith(reason === 'account_inactive' ? AUTH_MESSAGES.inactive : AUTH_MESSAGES.noOrganization);
@@ -66,6 +69,7 @@ export function useBackOfficeAccess(): BackOfficeState {
   const waiting = loading || failed || (organizationId === null && list.length > 0);
 
   useAccessCheck(waiting ? null : check, (access: AccessCheck) => {
+    if (leaving.current) return;
     switch (access.kind) {
       case 'allowed': {
         const path = window.location.pathname;
@@ -79,10 +83,12 @@ export function useBackOfficeAccess(): BackOfficeState {
         return;
       }
       case 'signed-out':
+        leaving.current = true;
         if (allowedBefore.current) sessionExpired();
         else window.location.assign(signInUrl(window.location.pathname));
         return;
       case 'denied':
+        leaving.current = true;
         if (!organizationId) {
           void leaveWith(AUTH_MESSAGES.noOrganization);
           return;

@@ -130,8 +130,9 @@ describe('audit and sessions', () => {
     // The old way to write as someone else is gone; a server-only action and an unknown one are refused.
     const forOther = await viewer.rpc('log_user_activity', { p_user_id: seed.users.editor.id, p_action: 'role_changed' });
     expect(forOther.error).not.toBeNull();
-    // Opening the dashboard is not an audit event any more.
-    for (const action of ['admin_login_success', 'invitation_accepted', 'admin_dashboard_access', 'x_probe']) {
+    // Opening the dashboard is not an audit event any more, and the database logs role, status, profile and
+    // session changes itself: nobody may forge those entries.
+    for (const action of ['admin_login_success', 'invitation_accepted', 'admin_dashboard_access', 'role_changed', 'user_deactivated', 'session_terminated', 'x_probe']) {
       expect((await viewer.rpc('log_user_activity', { p_action: action })).error?.code).toBe('22023');
     }
     // Details are bounded; another organization's log is out of reach, by RPC and by a direct insert.
@@ -156,9 +157,17 @@ describe('audit and sessions', () => {
     expect(sessions.data.map((s: { session_id: string }) => s.session_id)).toContain(sessionId);
     const other = await signedInClient(seed.users.otherAdmin.email);
     expect((await other.rpc('terminate_session', { p_session_id: sessionId })).error?.code).toBe('42501');
+    expect((await service.from('user_activity_logs').select('id').eq('resource_id', sessionId)).data).toEqual([]);
     expect((await admin.rpc('terminate_session', { p_session_id: sessionId })).error).toBeNull();
     const after = await editor.from('blog_posts').select('id').eq('id', seed.draftPost);
     expect(after.data ?? []).toHaveLength(0);
+    // Logged by the database in the same transaction: who ended whose session, in the admin's organization.
+    const { data: logged } = await service
+      .from('user_activity_logs').select('user_id, organization_id, action, resource_type, details').eq('resource_id', sessionId);
+    expect(logged).toEqual([{
+      user_id: seed.users.admin.id, organization_id: seed.scalePro, action: 'session_terminated', resource_type: 'session',
+      details: expect.objectContaining({ user_id: seed.users.editor.id, email: seed.users.editor.email, own_session: false }),
+    }]);
   });
 
   it('only the service role may receive webhook deliveries or request rebuilds (nothing is written otherwise)', async () => {

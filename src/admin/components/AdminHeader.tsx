@@ -11,9 +11,10 @@ import { Select } from './ui/Select';
 
 const ROLE_NAMES: Record<MemberRole, string> = { admin: 'Admin', editor: 'Editor', viewer: 'Viewer' };
 
-/** The managed organization's public site: this site when it was built for it, else its own domain. */
-function publicSiteHref(organization: MemberOrganization): string {
-  return organization.id === siteOrganizationId() || !organization.domain ? '/' : `https://${organization.domain}/`;
+/** The managed organization's public site: this site when it was built for it, else its own domain, else none. */
+function publicSiteHref(organization: MemberOrganization): string | null {
+  if (organization.id === siteOrganizationId()) return '/';
+  return organization.domain ? `https://${organization.domain}/` : null;
 }
 
 /** The back office's sections; the dashboard only for admins of the managed organization. */
@@ -34,6 +35,7 @@ export default function AdminHeader({ access, title }: { access: BackOfficeAcces
   const { list } = useStore($organization);
   const [signingOut, setSigningOut] = useState(false);
   const path = window.location.pathname;
+  const siteHref = publicSiteHref(access.organization);
 
   async function handleSignOut() {
     setSigningOut(true);
@@ -109,9 +111,11 @@ export default function AdminHeader({ access, title }: { access: BackOfficeAcces
             </a>
           );
         })}
-        <a href={publicSiteHref(access.organization)} className="ml-auto rounded-md px-3 py-2 text-muted-foreground hover:bg-muted hover:text-foreground">
-          View site
-        </a>
+        {siteHref && (
+          <a href={siteHref} className="ml-auto rounded-md px-3 py-2 text-muted-foreground hover:bg-muted hover:text-foreground">
+            View site
+          </a>
+        )}
       </nav>
     </header>
   );
