@@ -12,7 +12,7 @@ import {
   type OrganizationSettings,
   type SocialNetwork,
 } from '../schemas/organization.ts';
-import { requestSiteRebuild } from './admin-functions.ts';
+import { postAdminFunction, type FunctionAnswer } from './admin-functions.ts';
 
 /** The form's fields, all strings (blank = not set); one per social network. */
 export type SettingsFormValues = {
@@ -137,12 +137,20 @@ export async function saveOrganizationSettings(
   return { organization: data as Organization, rebuild: await requestSettingsRebuild(client, organizationId, fetchImpl) };
 }
 
-/** Asks for the site rebuild that shows saved settings (also the Settings tab's retry); never throws. */
+/**
+ * Asks for the site rebuild that shows saved settings (also the Settings tab's retry); never throws. The
+ * reason is meant for the admin: the function's own message, else the HTTP status (a proxy's error page
+ * is not shown), else that the request could not be sent.
+ */
 export async function requestSettingsRebuild(client: SupabaseClient, organizationId: string, fetchImpl: typeof fetch = fetch): Promise<RebuildOutcome> {
+  let answer: FunctionAnswer;
   try {
-    await requestSiteRebuild(client, organizationId, 'settings saved', fetchImpl);
-    return { requested: true };
+    answer = await postAdminFunction(client, '/api/admin/rebuild', { organization_id: organizationId, reason: 'settings saved' }, fetchImpl);
   } catch (error) {
-    return { requested: false, reason: (error as Error).message };
+    console.error(error);
+    return { requested: false, reason: 'The rebuild service could not be reached.' };
   }
+  if (answer.ok) return { requested: true };
+  const message = (answer.body as { message?: unknown } | null)?.message;
+  return { requested: false, reason: typeof message === 'string' ? message : `The rebuild service answered HTTP ${answer.status}.` };
 }

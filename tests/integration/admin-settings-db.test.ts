@@ -87,6 +87,7 @@ describe('saving the Settings form (saveOrganizationSettings)', () => {
   /** The rebuild function itself, answering the tab's request as Netlify would. */
   const realRebuild: typeof fetch = (input, init) => rebuild(new Request(new URL(String(input), 'http://localhost'), init));
   const failingRebuild: typeof fetch = async () => Response.json({ message: 'No build hook answered' }, { status: 502 });
+  const htmlError: typeof fetch = async () => new Response('<html><body>Bad gateway</body></html>', { status: 502 });
   const unreachable: typeof fetch = async () => {
     throw new TypeError('Failed to fetch');
   };
@@ -110,8 +111,9 @@ describe('saving the Settings form (saveOrganizationSettings)', () => {
   });
 
   it.each([
-    ['answers an error', failingRebuild, /No build hook answered/],
-    ['cannot be reached', unreachable, /Failed to fetch/],
+    ['answers an error', failingRebuild, /^No build hook answered$/],
+    ['answers a proxy error page', htmlError, /^The rebuild service answered HTTP 502\.$/],
+    ['cannot be reached', unreachable, /^The rebuild service could not be reached\.$/],
   ])('keeps the save when the rebuild request %s, and says the rebuild was not requested', async (_case, fetchImpl, reason) => {
     const admin = await signedInClient(seed.users.admin.email);
     const saved = await saveOrganizationSettings(admin, seed.scalePro, formUpdate({ contact_phone: '(404) 555-0123' }), fetchImpl);
