@@ -10,9 +10,10 @@ import type { Browser, BrowserContext } from '@playwright/test';
 import { launchChromium, responseBytes, responseKind } from './browser.ts';
 import { figure, type Figure } from './measure.ts';
 import { withServedSite } from './served-site.ts';
+import { DEMO_PASSWORD } from '../tests/fixtures/demo-logins.ts';
 
 const RUNS = Number(process.env.BENCH_ADMIN_RUNS ?? 5);
-const ADMIN = { email: 'admin@scale-pro.test', password: 'demo-password-2026' };
+const ADMIN = { email: 'admin@scale-pro.test', password: DEMO_PASSWORD };
 
 /** Signs in through the real /auth form, as tests/e2e/support/sign-in.ts does; returns the session to reuse. */
 async function signedInState(browser: Browser, baseURL: string): Promise<Awaited<ReturnType<BrowserContext['storageState']>>> {

@@ -1,6 +1,6 @@
 -- Development seed (supabase db reset / npm run db:reset). Never run against production.
 -- Fixed ids so tests can refer to rows: organizations 10000000-…-00000000000N, users 20000000-…, categories
--- 30000000-…-1… (scale-pro) / -2… (evergreen), posts 40000000-…. Demo password for every user: demo-password-2026.
+-- 30000000-…-1… (scale-pro) / -2… (evergreen), posts 40000000-…. Demo password for every user: Demo-Password-2026.
 
 insert into public.organizations (id, name, slug, domain, settings) values
   ('10000000-0000-4000-8000-000000000001', 'Scale Pro Marketing', 'scale-pro', 'scalepromarketing.com', jsonb_build_object(
@@ -28,7 +28,7 @@ insert into auth.users (instance_id, id, aud, role, email, encrypted_password, e
   raw_app_meta_data, raw_user_meta_data, created_at, updated_at, confirmation_token, recovery_token,
   email_change_token_new, email_change)
 select '00000000-0000-0000-0000-000000000000', u.id, 'authenticated', 'authenticated', u.email,
-  extensions.crypt('demo-password-2026', extensions.gen_salt('bf')), now(),
+  extensions.crypt('Demo-Password-2026', extensions.gen_salt('bf')), now(),
   jsonb_build_object('provider', 'email', 'providers', jsonb_build_array('email'), 'organization_id', u.org, 'role', u.role),
   jsonb_build_object('full_name', u.full_name), now() - interval '90 days', now(), '', '', '', ''
 from (values

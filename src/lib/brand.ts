@@ -10,3 +10,11 @@ export function brandText(organizationName: string | null | undefined): string {
   if (!name) return DEFAULT_BRAND_TEXT;
   return name.toUpperCase().replace(' ', '');
 }
+
+/**
+ * A page title naming the site's organization: "Admin Dashboard | Evergreen Landscaping". The back office
+ * is built per organization, so its tabs say whose site it is.
+ */
+export function pageTitle(page: string, organizationName: string): string {
+  return `${page} | ${organizationName.trim()}`;
+}

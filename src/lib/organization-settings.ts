@@ -1,30 +1,34 @@
 /**
  * The Settings tab's form: the organization's name, domain and public settings as flat form fields,
  * validated with the zod schemas the SQL constraints mirror, saved under the admin's own session (RLS lets
- * only admins update their organization), then a rebuild of the static site is requested.
+ * only admins update their organization), then a rebuild of the static site is requested. The save and the
+ * rebuild request are told apart: a saved form stays saved when the rebuild request fails.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { OrganizationUpdateSchema, type Organization, type OrganizationSettings } from '../schemas/organization.ts';
-import { requestSiteRebuild } from './admin-functions.ts';
+import {
+  OrganizationUpdateSchema,
+  SOCIAL_NETWORKS,
+  type Organization,
+  type OrganizationSettings,
+  type SocialNetwork,
+} from '../schemas/organization.ts';
+import { postAdminFunction, type FunctionAnswer } from './admin-functions.ts';
 
-/** The form's fields, all strings (blank = not set). */
-export interface SettingsFormValues {
+/** The form's fields, all strings (blank = not set); one per social network. */
+export type SettingsFormValues = {
   name: string;
   domain: string;
   blog_title: string;
   blog_description: string;
   contact_email: string;
-  facebook: string;
-  twitter: string;
-  instagram: string;
-  linkedin: string;
-  youtube: string;
+  contact_phone: string;
   booking_embed_url: string;
   contact_form_embed_url: string;
-}
+} & Record<SocialNetwork, string>;
 export type SettingsField = keyof SettingsFormValues;
 
-const SOCIAL = ['facebook', 'twitter', 'instagram', 'linkedin', 'youtube'] as const;
+/** Per-field messages of a form that cannot be saved. */
+export type SettingsFieldErrors = Partial<Record<SettingsField, string>>;
 
 /** The form prefilled from the organization. */
 export function settingsFormValues(org: Pick<Organization, 'name' | 'domain' | 'settings'>): SettingsFormValues {
@@ -36,27 +40,25 @@ export function settingsFormValues(org: Pick<Organization, 'name' | 'domain' | '
     blog_title: s.blog_title ?? '',
     blog_description: s.blog_description ?? '',
     contact_email: s.contact_email ?? '',
-    facebook: links.facebook ?? '',
-    twitter: links.twitter ?? '',
-    instagram: links.instagram ?? '',
-    linkedin: links.linkedin ?? '',
-    youtube: links.youtube ?? '',
+    contact_phone: s.contact_phone ?? '',
+    ...(Object.fromEntries(SOCIAL_NETWORKS.map(({ key }) => [key, links[key] ?? ''])) as Record<SocialNetwork, string>),
     booking_embed_url: s.booking_embed_url ?? '',
     contact_form_embed_url: s.contact_form_embed_url ?? '',
   };
 }
 
+/** What the form saves. */
+export type SettingsUpdate = { name: string; domain: string | null; settings: OrganizationSettings };
+
 /** What the form saves, or the message of each invalid field. */
-export type SettingsParseResult =
-  | { ok: true; update: { name: string; domain: string | null; settings: OrganizationSettings } }
-  | { ok: false; errors: Partial<Record<SettingsField, string>> };
+export type SettingsParseResult = { ok: true; update: SettingsUpdate } | { ok: false; errors: SettingsFieldErrors };
 
 /**
- * Validates the form. Settings the form does not show (contact phone, webhook publish mode) are kept from
- * `current`, so saving the form never drops them.
+ * Validates the form. Settings the form does not show (webhook publish mode) are kept from `current`, so
+ * saving the form never drops them.
  */
 export function parseSettingsForm(values: SettingsFormValues, current: OrganizationSettings = {}): SettingsParseResult {
-  const socialLinks = Object.fromEntries(SOCIAL.map((key) => [key, values[key]]));
+  const socialLinks = Object.fromEntries(SOCIAL_NETWORKS.map(({ key }) => [key, values[key]]));
   const result = OrganizationUpdateSchema.safeParse({
     name: values.name,
     domain: values.domain,
@@ -65,13 +67,14 @@ export function parseSettingsForm(values: SettingsFormValues, current: Organizat
       blog_title: values.blog_title,
       blog_description: values.blog_description,
       contact_email: values.contact_email,
+      contact_phone: values.contact_phone,
       social_links: socialLinks,
       booking_embed_url: values.booking_embed_url,
       contact_form_embed_url: values.contact_form_embed_url,
     },
   });
   if (result.success) return { ok: true, update: { ...result.data, settings: withoutUndefined(result.data.settings) } };
-  const errors: Partial<Record<SettingsField, string>> = {};
+  const errors: SettingsFieldErrors = {};
   for (const issue of result.error.issues) {
     const field = String(issue.path.at(-1)) as SettingsField;
     if (field in values && !errors[field]) errors[field] = issue.message;
@@ -86,25 +89,68 @@ function withoutUndefined(settings: OrganizationSettings): OrganizationSettings 
   return (Object.keys(links).length ? { ...rest, social_links: links } : rest) as OrganizationSettings;
 }
 
+/** The site rebuild after a save: asked for, or not, with the reason to show. */
+export type RebuildOutcome = { requested: true } | { requested: false; reason: string };
+
+/** A saved form: the organization as stored, and whether its site's rebuild could be asked for. */
+export interface SettingsSaved {
+  organization: Organization;
+  rebuild: RebuildOutcome;
+}
+
+/** The update was not saved (nothing changed); `fieldErrors` names the fields the database refused, if known. */
+export class SettingsSaveError extends Error {
+  constructor(
+    message: string,
+    readonly fieldErrors: SettingsFieldErrors = {},
+  ) {
+    super(message);
+    this.name = 'SettingsSaveError';
+  }
+}
+
 /**
- * Saves the organization (one UPDATE, so nothing is half-saved) and asks for a site rebuild. A refused or
- * failed update throws; the rebuild request's failure is thrown too, after the row is saved, naming it.
+ * Saves the organization (one UPDATE, so nothing is half-saved), then asks for a site rebuild. A refused or
+ * failed update throws SettingsSaveError and nothing is saved; once the row is saved the function resolves,
+ * and a failed rebuild request is reported in `rebuild`, never as a failed save.
  */
 export async function saveOrganizationSettings(
   client: SupabaseClient,
   organizationId: string,
-  update: { name: string; domain: string | null; settings: OrganizationSettings },
-): Promise<Organization> {
+  update: SettingsUpdate,
+  fetchImpl: typeof fetch = fetch,
+): Promise<SettingsSaved> {
   const { data, error } = await client
     .from('organizations')
     .update(update) // updated_at is set by the table's trigger
     .eq('id', organizationId)
     .select('id, name, slug, domain, settings')
     .maybeSingle();
-  if (error) throw new Error(`Saving organization ${organizationId} failed: ${error.message}`);
-  if (!data) throw new Error(`Saving organization ${organizationId} failed: not allowed (admins only)`);
-  await requestSiteRebuild(client, organizationId, 'settings saved').catch((error: Error) => {
-    throw new Error(`Settings saved, but ${error.message.charAt(0).toLowerCase()}${error.message.slice(1)}`);
-  });
-  return data as Organization;
+  if (error) {
+    // Another organization's domain (unique) is the one refusal a valid form can still meet; say so on the field.
+    if (error.code === '23505' && /domain/.test(error.message)) {
+      throw new SettingsSaveError(`Saving organization ${organizationId} failed: the domain is taken`, { domain: 'Another organization already uses this domain' });
+    }
+    throw new SettingsSaveError(`Saving organization ${organizationId} failed: ${error.message}`);
+  }
+  if (!data) throw new SettingsSaveError(`Saving organization ${organizationId} failed: not allowed (admins only)`);
+  return { organization: data as Organization, rebuild: await requestSettingsRebuild(client, organizationId, fetchImpl) };
+}
+
+/**
+ * Asks for the site rebuild that shows saved settings (also the Settings tab's retry); never throws. The
+ * reason is meant for the admin: the function's own message, else the HTTP status (a proxy's error page
+ * is not shown), else that the request could not be sent.
+ */
+export async function requestSettingsRebuild(client: SupabaseClient, organizationId: string, fetchImpl: typeof fetch = fetch): Promise<RebuildOutcome> {
+  let answer: FunctionAnswer;
+  try {
+    answer = await postAdminFunction(client, '/api/admin/rebuild', { organization_id: organizationId, reason: 'settings saved' }, fetchImpl);
+  } catch (error) {
+    console.error(error);
+    return { requested: false, reason: 'The rebuild service could not be reached.' };
+  }
+  if (answer.ok) return { requested: true };
+  const message = (answer.body as { message?: unknown } | null)?.message;
+  return { requested: false, reason: typeof message === 'string' ? message : `The rebuild service answered HTTP ${answer.status}.` };
 }

@@ -1,16 +1,41 @@
 import { z } from './zod.ts';
 import { blankAsUndefined, EmailSchema, HttpUrlSchema, PhoneSchema, SlugSchema } from './common.ts';
 
-/** Links to the organization's social profiles, shown in the site footer. */
+/**
+ * The social networks an organization can link to, in the order the Settings form and the footer list them.
+ * The SQL check `is_valid_organization_settings` allows exactly these keys under `social_links`.
+ */
+export const SOCIAL_NETWORKS = [
+  { key: 'facebook', label: 'Facebook' },
+  { key: 'twitter', label: 'Twitter' },
+  { key: 'instagram', label: 'Instagram' },
+  { key: 'linkedin', label: 'LinkedIn' },
+  { key: 'youtube', label: 'YouTube' },
+] as const;
+export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number]['key'];
+
+/** Links to the organization's social profiles, each an http(s) URL; every one saved is shown in the footer. */
 export const SocialLinksSchema = z
-  .object({
-    facebook: blankAsUndefined(HttpUrlSchema),
-    twitter: blankAsUndefined(HttpUrlSchema),
-    instagram: blankAsUndefined(HttpUrlSchema),
-    linkedin: blankAsUndefined(HttpUrlSchema),
-    youtube: blankAsUndefined(HttpUrlSchema),
-  })
+  .object(
+    Object.fromEntries(SOCIAL_NETWORKS.map(({ key }) => [key, blankAsUndefined(HttpUrlSchema)])) as Record<
+      SocialNetwork,
+      ReturnType<typeof blankAsUndefined<typeof HttpUrlSchema>>
+    >,
+  )
   .strict();
+export type SocialLinks = z.infer<typeof SocialLinksSchema>;
+
+/** Digits a contact phone has: at least a local number's 7, at most E.164's 15 (the SQL check says the same). */
+export const CONTACT_PHONE_DIGITS = { min: 7, max: 15 } as const;
+
+/**
+ * The public contact phone as people type it ("(404) 555-0142", "+44 20 7946 0958"): the shared phone
+ * characters, and 7 to 15 digits so its `tel:` link dials something.
+ */
+export const ContactPhoneSchema = PhoneSchema.refine((phone) => {
+  const digits = phone.replace(/\D/g, '').length;
+  return digits >= CONTACT_PHONE_DIGITS.min && digits <= CONTACT_PHONE_DIGITS.max;
+}, `Enter a phone number with ${CONTACT_PHONE_DIGITS.min} to ${CONTACT_PHONE_DIGITS.max} digits`);
 
 /**
  * `organizations.settings`: everything here is public (the static site shows it). Every key is optional;
@@ -22,10 +47,10 @@ export const OrganizationSettingsSchema = z
     blog_title: blankAsUndefined(z.string().trim().min(1).max(120)),
     /** Introduction under the blog heading and default meta description. */
     blog_description: blankAsUndefined(z.string().trim().min(1).max(500)),
-    /** Public contact address (contact page, footer). */
+    /** Public contact address (home and contact pages). */
     contact_email: blankAsUndefined(EmailSchema),
-    /** Public phone number (contact page, footer). */
-    contact_phone: blankAsUndefined(PhoneSchema),
+    /** Public phone number (home and contact pages, as a `tel:` link); edited in Settings. */
+    contact_phone: blankAsUndefined(ContactPhoneSchema),
     social_links: SocialLinksSchema.optional(),
     /** Booking calendar frame of the lead-management provider. */
     booking_embed_url: blankAsUndefined(HttpUrlSchema),

@@ -1,8 +1,19 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Button } from '../components/ui/Button';
 import { Card, CardHeader } from '../components/ui/Card';
 import { Field, Input, Textarea } from '../components/ui/Input';
-import { parseSettingsForm, saveOrganizationSettings, settingsFormValues, type SettingsField, type SettingsFormValues } from '../../lib/organization-settings';
+import {
+  parseSettingsForm,
+  requestSettingsRebuild,
+  saveOrganizationSettings,
+  SettingsSaveError,
+  settingsFormValues,
+  type RebuildOutcome,
+  type SettingsField,
+  type SettingsFieldErrors,
+  type SettingsFormValues,
+} from '../../lib/organization-settings';
+import { SOCIAL_NETWORKS } from '../../schemas/organization';
 import type { MemberOrganization } from '../../lib/memberships';
 import { supabaseBrowser } from '../../lib/supabase-browser';
 import { $organization } from '../../stores/organization';
@@ -10,6 +21,9 @@ import { toast } from '../../stores/toast';
 import type { AdminTabProps } from './index';
 
 type FieldSpec = { name: SettingsField; label: string; type?: string; placeholder?: string; rows?: number };
+
+/** How long the rebuild warning stays: it tells the admin what to do, so longer than the default 5 s. */
+const REBUILD_WARNING_MS = 10_000;
 
 const CARDS: { title: string; description: string; fields: FieldSpec[] }[] = [
   {
@@ -22,23 +36,18 @@ const CARDS: { title: string; description: string; fields: FieldSpec[] }[] = [
   },
   {
     title: 'Blog Configuration',
-    description: 'How the blog introduces itself, and where readers write to.',
+    description: 'How the blog introduces itself, and how readers reach you (home and contact pages).',
     fields: [
       { name: 'blog_title', label: 'Blog Title' },
       { name: 'blog_description', label: 'Blog Description', rows: 3 },
       { name: 'contact_email', label: 'Contact Email', type: 'email' },
+      { name: 'contact_phone', label: 'Contact Phone', type: 'tel', placeholder: '(404) 555-0142' },
     ],
   },
   {
     title: 'Social Media Links',
     description: 'Profiles linked from the site footer.',
-    fields: [
-      { name: 'facebook', label: 'Facebook URL', type: 'url', placeholder: 'https://facebook.com/...' },
-      { name: 'twitter', label: 'Twitter URL', type: 'url', placeholder: 'https://twitter.com/...' },
-      { name: 'linkedin', label: 'LinkedIn URL', type: 'url', placeholder: 'https://linkedin.com/...' },
-      { name: 'youtube', label: 'YouTube URL', type: 'url', placeholder: 'https://youtube.com/...' },
-      { name: 'instagram', label: 'Instagram URL', type: 'url', placeholder: 'https://instagram.com/...' },
-    ],
+    fields: SOCIAL_NETWORKS.map(({ key, label }) => ({ name: key, label: `${label} URL`, type: 'url', placeholder: `https://${key}.com/...` })),
   },
   {
     title: 'Embedded Forms',
@@ -50,44 +59,98 @@ const CARDS: { title: string; description: string; fields: FieldSpec[] }[] = [
   },
 ];
 
-/** Settings: the organization's details, blog and social settings, saved together (spec back-office 4). */
+/**
+ * Settings: the organization's details, blog, contact and social settings, saved together (spec
+ * back-office 4). A saved form is announced as saved; a site rebuild that could not be asked for is a
+ * separate warning, with a retry, since the public site shows the settings only after a rebuild.
+ */
 export default function SettingsTab({ organization }: AdminTabProps) {
   const [values, setValues] = useState<SettingsFormValues>(() => settingsFormValues(organization));
-  const [errors, setErrors] = useState<Partial<Record<SettingsField, string>>>({});
+  const [errors, setErrors] = useState<SettingsFieldErrors>({});
   const [saving, setSaving] = useState(false);
+  const [rebuildFailure, setRebuildFailure] = useState<string | null>(null);
+  const [retrying, setRetrying] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  function showErrors(fieldErrors: SettingsFieldErrors) {
+    setErrors(fieldErrors);
+    // After React has marked the fields invalid, move to the first one so keyboard and screen reader users land on it.
+    requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+  }
+
+  function reportRebuild(rebuild: RebuildOutcome) {
+    if (rebuild.requested) {
+      setRebuildFailure(null);
+      return;
+    }
+    console.error(rebuild.reason);
+    setRebuildFailure(rebuild.reason);
+    toast({
+      title: 'Settings saved, site not rebuilt',
+      description: 'Your settings are saved, but the site rebuild could not be requested. The public site shows them after the next successful rebuild; use Retry rebuild to ask again.',
+      durationMs: REBUILD_WARNING_MS,
+    });
+  }
 
   async function save(event: FormEvent) {
     event.preventDefault();
     const parsed = parseSettingsForm(values, organization.settings);
     if (!parsed.ok) {
-      setErrors(parsed.errors);
+      showErrors(parsed.errors);
+      toast({ title: 'Error', description: 'Please correct the highlighted fields; nothing was saved', variant: 'destructive' });
       return;
     }
     setErrors({});
     setSaving(true);
     try {
       const saved = await saveOrganizationSettings(supabaseBrowser(), organization.id, parsed.update);
-      // The header, the organization switcher and a later visit to this tab read the saved values.
+      // The header's organization choice and a later visit to this tab read the saved values.
       const state = $organization.get();
-      const withRole = (org: MemberOrganization) => (org.id === saved.id ? { ...saved, role: org.role } : org);
+      const withRole = (org: MemberOrganization) => (org.id === saved.organization.id ? { ...saved.organization, role: org.role } : org);
       $organization.set({ ...state, current: state.current && withRole(state.current), list: state.list.map(withRole) });
+      setValues(settingsFormValues(saved.organization));
       toast({ title: 'Settings Saved', description: 'Organization settings have been updated successfully' });
+      reportRebuild(saved.rebuild);
     } catch (error) {
       console.error(error);
+      if (error instanceof SettingsSaveError) showErrors(error.fieldErrors);
       toast({ title: 'Error', description: 'Failed to save organization settings', variant: 'destructive' });
     } finally {
       setSaving(false);
     }
   }
 
+  async function retryRebuild() {
+    setRetrying(true);
+    try {
+      const rebuild = await requestSettingsRebuild(supabaseBrowser(), organization.id);
+      reportRebuild(rebuild);
+      if (rebuild.requested) toast({ title: 'Rebuild Requested', description: 'The site is being rebuilt with the saved settings' });
+    } finally {
+      setRetrying(false);
+    }
+  }
+
   return (
-    <form onSubmit={save} noValidate className="space-y-6">
+    <form ref={formRef} onSubmit={save} noValidate className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="text-2xl font-semibold">System Settings</h2>
         <Button type="submit" disabled={saving}>
           {saving ? 'Saving...' : 'Save Settings'}
         </Button>
       </div>
+      {rebuildFailure && (
+        <div role="alert" className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-yellow-600 bg-yellow-50 p-4 text-sm text-yellow-950 dark:bg-yellow-950 dark:text-yellow-50">
+          <p>
+            <strong>Settings saved; the site was not rebuilt.</strong> The public site shows the saved settings after the next successful
+            rebuild (publishing a post or saving settings again also asks for one).
+            <span className="mt-1 block text-xs">{rebuildFailure}</span>
+          </p>
+          <Button variant="outline" size="sm" onClick={retryRebuild} disabled={retrying}>
+            {retrying ? 'Requesting...' : 'Retry rebuild'}
+          </Button>
+        </div>
+      )}
       <div className="grid gap-6 md:grid-cols-2">
         {CARDS.map((card) => (
           <Card key={card.title}>

@@ -7,13 +7,15 @@ import { createClient } from '@supabase/supabase-js';
 import { signIn } from '../../../src/lib/server/sign-in.ts';
 import { sessionStorageKey } from '../../../src/lib/supabase-config.ts';
 import { LOCAL_SUPABASE } from '../../../src/lib/server/service-config.ts';
+import { DEMO_PASSWORD } from '../../fixtures/demo-logins.ts';
 
 export const backendUrl = process.env.SUPABASE_URL || LOCAL_SUPABASE.url;
 const serviceKey = process.env.SUPABASE_SERVICE_ROLE_KEY || LOCAL_SUPABASE.serviceRoleKey;
 
 export const SCALE_PRO_ID = '10000000-0000-4000-8000-000000000001';
 export const SEED_ADMIN_ID = '20000000-0000-4000-8000-000000000001';
-export const PASSWORD = 'demo-password-2026';
+/** The seeded users' password; the users a test creates get it too. */
+export const PASSWORD = DEMO_PASSWORD;
 
 export const service = createClient(backendUrl, serviceKey, { auth: { persistSession: false, autoRefreshToken: false } });
 

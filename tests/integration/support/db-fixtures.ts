@@ -2,6 +2,7 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import { LOCAL_SUPABASE } from '../../../src/lib/server/service-config.ts';
 import { signIn } from '../../../src/lib/server/sign-in.ts';
+import { DEMO_PASSWORD } from '../../fixtures/demo-logins.ts';
 
 /** Where the backend under test is: env variables, else the local backend's defaults. */
 export const backend = {
@@ -21,7 +22,7 @@ export const seed = {
     viewer: { id: '20000000-0000-4000-8000-000000000003', email: 'viewer@scale-pro.test' },
     otherAdmin: { id: '20000000-0000-4000-8000-000000000004', email: 'admin@evergreen.test' },
   },
-  password: 'demo-password-2026',
+  password: DEMO_PASSWORD,
   category: '30000000-0000-4000-8000-100000000000',
   publishedPost: '40000000-0000-4000-8000-000000000001',
   draftPost: '40000000-0000-4000-8000-000000000017',

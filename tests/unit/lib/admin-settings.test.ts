@@ -33,6 +33,27 @@ describe('organization settings form', () => {
     expect(parsed.errors.name).toBe('Organization name is required');
   });
 
+  it('edits the contact phone: trimmed when valid, a message on the field when not', () => {
+    const values = settingsFormValues(org);
+    expect(values.contact_phone).toBe('+1 404 555 0100');
+    const saved = parseSettingsForm({ ...values, contact_phone: ' (404) 555-0199 ' }, org.settings);
+    expect(saved.ok && saved.update.settings.contact_phone).toBe('(404) 555-0199');
+    const cleared = parseSettingsForm({ ...values, contact_phone: '' }, org.settings);
+    expect(cleared.ok && 'contact_phone' in cleared.update.settings).toBe(false);
+    expect(parseSettingsForm({ ...values, contact_phone: '12-34' }, org.settings)).toEqual({ ok: false, errors: { contact_phone: 'Enter a valid phone number' } });
+    expect(parseSettingsForm({ ...values, contact_phone: '+1 (234) 567 890 123 456' }, org.settings)).toEqual({
+      ok: false,
+      errors: { contact_phone: 'Enter a phone number with 7 to 15 digits' },
+    });
+  });
+
+  it('saves every social link, YouTube included', () => {
+    const links = { facebook: 'https://facebook.com/a', twitter: 'https://twitter.com/a', instagram: 'https://instagram.com/a', linkedin: 'https://linkedin.com/a', youtube: 'https://youtube.com/@a' };
+    const parsed = parseSettingsForm({ ...settingsFormValues(org), ...links }, org.settings);
+    expect(parsed.ok && parsed.update.settings.social_links).toEqual(links);
+    expect(settingsFormValues({ ...org, settings: { social_links: links } })).toMatchObject(links);
+  });
+
   it('saves a blank domain as none', () => {
     const parsed = parseSettingsForm({ ...settingsFormValues(org), domain: '' });
     expect(parsed.ok && parsed.update.domain).toBeNull();

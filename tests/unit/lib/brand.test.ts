@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { brandText, DEFAULT_BRAND_TEXT } from '../../../src/lib/brand';
+import { brandText, DEFAULT_BRAND_TEXT, pageTitle } from '../../../src/lib/brand';
 
 describe('brandText', () => {
   it.each<[string | null | undefined, string]>([
@@ -13,4 +13,12 @@ describe('brandText', () => {
   ])('%j → %s', (name, brand) => expect(brandText(name)).toBe(brand));
 
   it('defaults to SCALEPRO', () => expect(DEFAULT_BRAND_TEXT).toBe('SCALEPRO'));
+});
+
+describe('pageTitle', () => {
+  it.each<[string, string, string]>([
+    ['Admin Access', 'Evergreen Landscaping', 'Admin Access | Evergreen Landscaping'],
+    ['Admin Dashboard', 'Scale Pro Marketing', 'Admin Dashboard | Scale Pro Marketing'],
+    ['Edit Post', ' Acme ', 'Edit Post | Acme'],
+  ])('%s of %j → %s', (page, name, title) => expect(pageTitle(page, name)).toBe(title));
 });

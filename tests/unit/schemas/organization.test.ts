@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { OrganizationSettingsSchema, OrganizationUpdateSchema } from '../../../src/schemas/organization.ts';
+import { PHONE_CASES } from '../../fixtures/contact-phones.ts';
+import { ContactPhoneSchema, OrganizationSettingsSchema, OrganizationUpdateSchema, SOCIAL_NETWORKS, SocialLinksSchema } from '../../../src/schemas/organization.ts';
 
 describe('OrganizationSettingsSchema', () => {
   it('accepts the full settings document', () => {
@@ -30,6 +31,30 @@ describe('OrganizationSettingsSchema', () => {
     ['too long title', { blog_title: 'x'.repeat(121) }],
   ])('refuses %s', (_case, settings) => {
     expect(OrganizationSettingsSchema.safeParse(settings).success).toBe(false);
+  });
+});
+
+describe('ContactPhoneSchema', () => {
+  it.each(PHONE_CASES)('%j → valid: %s', (phone, valid) => {
+    expect(ContactPhoneSchema.safeParse(phone).success).toBe(valid);
+  });
+
+  it('says what a valid number looks like', () => {
+    expect(ContactPhoneSchema.safeParse('-------').error?.issues[0]?.message).toBe('Enter a phone number with 7 to 15 digits');
+    expect(ContactPhoneSchema.safeParse('abc').error?.issues[0]?.message).toBe('Enter a valid phone number');
+  });
+
+  it('trims, and a blank phone in the settings means none', () => {
+    expect(ContactPhoneSchema.parse('  (404) 555-0142 ')).toBe('(404) 555-0142');
+    expect(OrganizationSettingsSchema.parse({ contact_phone: '   ' })).toEqual({});
+  });
+});
+
+describe('SocialLinksSchema', () => {
+  it('has one optional link per listed network, YouTube included', () => {
+    const all = Object.fromEntries(SOCIAL_NETWORKS.map(({ key }) => [key, `https://${key}.com/x`]));
+    expect(SocialLinksSchema.parse(all)).toEqual(all);
+    expect(SOCIAL_NETWORKS.map(({ key }) => key)).toEqual(['facebook', 'twitter', 'instagram', 'linkedin', 'youtube']);
   });
 });
 
