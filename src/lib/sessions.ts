@@ -44,3 +44,49 @@ export function sessionStatus(session: Pick<MemberSession, 'last_activity' | 'ex
 export function sessionCountText(count: number): string {
   return `${count} active session(s) found`;
 }
+
+/**
+ * The `session_id` claim of an access token (Supabase Auth puts the session's id there), or null for a
+ * token that is not a readable JWT. Only decodes: the server verifies tokens, this only marks "This device".
+ */
+export function sessionIdOfAccessToken(token: string | null | undefined): string | null {
+  const payload = token?.split('.')[1];
+  if (!payload) return null;
+  try {
+    const base64 = payload.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(payload.length / 4) * 4, '=');
+    const claims: unknown = JSON.parse(atob(base64));
+    const id = claims && typeof claims === 'object' ? (claims as Record<string, unknown>).session_id : null;
+    return typeof id === 'string' && id ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** One person's sessions in the Sessions list. */
+export interface SessionGroup {
+  user_id: string;
+  full_name: string | null;
+  email: string;
+  /** This device's session first, then most recently active first. */
+  sessions: MemberSession[];
+}
+
+/**
+ * The sessions grouped by person: the group holding `currentSessionId` (you) first, then people by their
+ * most recent activity.
+ */
+export function groupSessionsByUser(sessions: readonly MemberSession[], currentSessionId: string | null): SessionGroup[] {
+  const latest = (s: MemberSession) => Date.parse(s.last_activity);
+  const groups = new Map<string, SessionGroup>();
+  for (const session of sessions) {
+    const group = groups.get(session.user_id) ?? { user_id: session.user_id, full_name: session.full_name, email: session.email, sessions: [] };
+    group.sessions.push(session);
+    groups.set(session.user_id, group);
+  }
+  const isCurrent = (s: MemberSession) => s.session_id === currentSessionId;
+  for (const group of groups.values()) {
+    group.sessions.sort((a, b) => Number(isCurrent(b)) - Number(isCurrent(a)) || latest(b) - latest(a));
+  }
+  const newest = (g: SessionGroup) => Math.max(...g.sessions.map(latest));
+  return [...groups.values()].sort((a, b) => Number(b.sessions.some(isCurrent)) - Number(a.sessions.some(isCurrent)) || newest(b) - newest(a));
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionBadgeVariant, auditCsvExport, auditJsonExport, auditStats, csvCell, type AuditActivity, type LoginAttempt } from '../../src/lib/audit.ts';
+import { actionBadgeVariant, auditCsvExport, auditJsonExport, auditStats, csvCell, loginSummary, searchAudit, type AuditActivity, type LoginAttempt } from '../../src/lib/audit.ts';
 
 const activity = (over: Partial<AuditActivity> = {}): AuditActivity => ({
   id: 'a1', user_id: 'u1', action: 'user_login', resource_type: null, resource_id: null, details: {}, created_at: '2026-11-21T10:00:00Z',
@@ -21,17 +21,32 @@ describe('csvCell', () => {
 
 describe('exports and stats', () => {
   const now = new Date('2026-11-21T12:00:00Z');
-  it('names the JSON file by date and carries the four keys', () => {
-    const { filename, content } = auditJsonExport([activity()], [login()], 'admin@x.test', now);
+  const people = new Map([['u2', { email: 'jordan@x.test', full_name: 'Jordan Lee' }]]);
+  const roleChange = activity({ action: 'role_changed', resource_type: 'user', resource_id: 'u2', details: { new_role: 'editor' } });
+  it('names the JSON file by date and carries the four keys, raw entries plus a summary sentence', () => {
+    const { filename, content } = auditJsonExport([roleChange], [login()], 'admin@x.test', people, now);
     expect(filename).toBe('audit-log-2026-11-21.json');
-    expect(Object.keys(JSON.parse(content))).toEqual(['activities', 'logins', 'exported_at', 'exported_by']);
+    const body = JSON.parse(content);
+    expect(Object.keys(body)).toEqual(['activities', 'logins', 'exported_at', 'exported_by']);
+    expect(body.activities[0]).toEqual({ ...roleChange, summary: "A changed Jordan Lee's role to editor" });
+    expect(body.logins[0].summary).toBe('a@x.test signed in');
   });
-  it('writes one CSV row per entry with formula-safe cells', () => {
-    const { filename, content } = auditCsvExport([activity()], [login({ email: '=evil@x.test', success: false })], now);
+  it('writes one CSV row per entry with formula-safe cells, the raw columns first, then summary, user id and details', () => {
+    const { filename, content } = auditCsvExport([roleChange], [login({ email: '=evil@x.test', success: false })], people, now);
     expect(filename).toBe('audit-log-2026-11-21.csv');
     const lines = content.split('\r\n');
     expect(lines).toHaveLength(3);
+    expect(lines[0]).toBe('"type","created_at","email","action_or_result","resource_type","resource_id","failure_reason","ip_address","summary","user_id","details"');
+    expect(lines[1]).toBe(`"activity","2026-11-21T10:00:00Z","a@x.test","role_changed","user","u2","","","A changed Jordan Lee's role to editor","u1","{""new_role"":""editor""}"`);
     expect(lines[2]).toContain(`"'=evil@x.test"`);
+  });
+  it('searches the sentences too', () => {
+    expect(searchAudit([roleChange, activity({ id: 'a2' })], [], 'jordan lee', people).activities).toEqual([roleChange]);
+    expect(searchAudit([roleChange], [], 'ROLE_CHANGED').activities).toHaveLength(1);
+  });
+  it('summarises login attempts', () => {
+    expect(loginSummary({ email: 'a@x.test', success: false, failure_reason: 'invalid_credentials' })).toBe('Sign-in failed for a@x.test (invalid credentials)');
+    expect(loginSummary({ email: 'a@x.test', success: false, failure_reason: null })).toBe('Sign-in failed for a@x.test');
   });
   it('counts distinct users and login outcomes', () => {
     expect(auditStats([activity(), activity({ id: 'a2' }), activity({ id: 'a3', user_id: 'u2' })], [login(), login({ success: false })]))

@@ -1,0 +1,168 @@
+/**
+ * The activity log read as sentences ("Alex Morgan changed Jordan Lee's role to editor"). One sentence per
+ * action the app logs; an action this module does not know still reads as a sentence built from its code.
+ * Pure functions: the Security tab, the Overview's recent activity and the exports share them.
+ */
+
+/** A person as the audit screens know them. */
+export interface Person {
+  email: string;
+  full_name: string | null;
+}
+
+/** The fields of an activity entry a sentence needs. */
+export interface ActivityEntry {
+  action: string;
+  user_id: string | null;
+  resource_type: string | null;
+  resource_id: string | null;
+  details: Record<string, unknown> | null;
+  /** The acting user's profile (joined by the query). */
+  profiles: Person | null;
+}
+
+/** People by user id: the organization's profiles the screen loaded. */
+export type People = ReadonlyMap<string, Person>;
+
+/** A person's display name: the full name, else the e-mail. */
+export function personName(person: Person | null | undefined): string | null {
+  return person?.full_name?.trim() || person?.email || null;
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value.trim() : null);
+
+/** What a sentence is built from: the actor, the details, and the target user when there is one. */
+class Sentence {
+  constructor(
+    private readonly entry: ActivityEntry,
+    private readonly people: People,
+  ) {}
+
+  get details(): Record<string, unknown> {
+    return this.entry.details ?? {};
+  }
+
+  /** The actor: full name, else e-mail, else a neutral word (a deleted account leaves user_id null). */
+  get actor(): string {
+    const known = this.entry.user_id ? this.people.get(this.entry.user_id) : undefined;
+    return personName(this.entry.profiles) ?? personName(known) ?? 'Someone';
+  }
+
+  /** The user the entry is about: resource_id when resource_type is 'user', else details.user_id. */
+  private get targetId(): string | null {
+    if (this.entry.resource_type === 'user') return this.entry.resource_id;
+    return text(this.details.user_id) ?? text(this.details.target_user_id);
+  }
+
+  /** True when the actor acted on themselves (their own session, their own role). */
+  private get selfTarget(): boolean {
+    return this.targetId !== null && this.targetId === this.entry.user_id;
+  }
+
+  /** The target user's name: the loaded profile, else what the entry recorded, else the id. */
+  get target(): string {
+    const id = this.targetId;
+    const known = id ? personName(this.people.get(id)) : null;
+    const d = this.details;
+    return known ?? text(d.full_name) ?? text(d.email) ?? text(d.created_user_email) ?? (id ? `user ${id}` : 'a user');
+  }
+
+  /** "Jordan Lee's", or "their own" when the actor is the target. */
+  get targetPossessive(): string {
+    return this.selfTarget ? 'their own' : `${this.target}'s`;
+  }
+
+  /** `the post "Title"`, or `a post` when the title was not recorded. */
+  get post(): string {
+    const title = text(this.details.title);
+    return title ? `the post "${title}"` : 'a post';
+  }
+
+  /** " as editor" from details.new_role or details.role; empty when neither was recorded. */
+  get asRole(): string {
+    const role = text(this.details.new_role) ?? text(this.details.role);
+    return role ? ` as ${role}` : '';
+  }
+
+  /** The invited address (invitations are about an e-mail, not yet a user). */
+  get invitee(): string {
+    return text(this.details.email) ?? 'someone';
+  }
+
+  /** " (name, phone)": the fields an update changed, when it recorded them. */
+  get changedFields(): string {
+    const d = this.details;
+    const fields = d.changes && typeof d.changes === 'object' && !Array.isArray(d.changes) ? Object.keys(d.changes)
+      : Array.isArray(d.fields) ? d.fields.filter((f): f is string => typeof f === 'string')
+      : [];
+    return fields.length ? ` (${fields.map((f) => f.replace(/_/g, ' ')).join(', ')})` : '';
+  }
+}
+
+/** " in a bulk change" for the `_bulk` variants, which log one entry per user changed together. */
+const bulk = (action: string) => (action.endsWith('_bulk') ? ' in a bulk change' : '');
+
+const roleChanged = (s: Sentence, action: string) => {
+  const role = text(s.details.new_role);
+  return `${s.actor} changed ${s.targetPossessive} role${role ? ` to ${role}` : ''}${bulk(action)}`;
+};
+
+/** The sentence of every action the app logs (and of `admin_dashboard_access`, no longer written). */
+const SENTENCES: Record<string, (s: Sentence, action: string) => string> = {
+  login_success: (s) => `${s.actor} signed in`,
+  admin_login_success: (s) => `${s.actor} signed in as an admin`,
+  admin_logout: (s) => `${s.actor} signed out`,
+  admin_dashboard_access: (s) => `${s.actor} opened the dashboard`,
+  password_changed: (s) => `${s.actor} changed their password`,
+  session_terminated: (s) => `${s.actor} ended ${s.targetPossessive} session`,
+
+  post_created: (s) => `${s.actor} created ${s.post}`,
+  post_updated: (s) => `${s.actor} updated ${s.post}`,
+  post_published: (s) => `${s.actor} published ${s.post}`,
+  post_unpublished: (s) => `${s.actor} unpublished ${s.post}`,
+  post_scheduled: (s) => `${s.actor} scheduled ${s.post}`,
+  post_restored: (s) => `${s.actor} restored ${s.post}`,
+  post_deleted: (s) => `${s.actor} deleted ${s.post}`,
+  categories_changed: (s) => (text(s.details.title) ? `${s.actor} changed the categories of ${s.post}` : `${s.actor} changed the blog categories`),
+
+  role_changed: roleChanged,
+  role_changed_bulk: roleChanged,
+  user_activated: (s, a) => `${s.actor} activated ${s.target}${bulk(a)}`,
+  user_activated_bulk: (s, a) => `${s.actor} activated ${s.target}${bulk(a)}`,
+  user_deactivated: (s, a) => `${s.actor} deactivated ${s.target}${bulk(a)}`,
+  user_deactivated_bulk: (s, a) => `${s.actor} deactivated ${s.target}${bulk(a)}`,
+  user_soft_deleted_bulk: (s, a) => `${s.actor} removed ${s.target}${bulk(a)}`,
+  user_created_by_admin: (s) => `${s.actor} created an account for ${s.target}${s.asRole}`,
+  profile_updated_by_admin: (s) => `${s.actor} updated ${s.targetPossessive} profile${s.changedFields}`,
+  password_reset_by_admin: (s) => `${s.actor} sent ${s.target} a password reset e-mail`,
+
+  user_invited: (s) => `${s.actor} invited ${s.invitee}${s.asRole}`,
+  invitation_resent: (s) => `${s.actor} resent the invitation to ${s.invitee}`,
+  invitation_revoked: (s) => `${s.actor} revoked the invitation to ${s.invitee}`,
+  invitation_accepted: (s) => `${s.actor} accepted an invitation and joined${s.asRole}`,
+
+  organization_settings_updated: (s) => `${s.actor} updated the organization settings${s.changedFields}`,
+};
+
+/** The actions with a sentence of their own (the rest read "… did something: code"). */
+export const DESCRIBED_ACTIONS: readonly string[] = Object.keys(SENTENCES);
+
+/**
+ * One activity entry as a sentence. `people` resolves user ids to names (the actor when the join found no
+ * profile, the target of user actions); missing names fall back to what the entry recorded, then to ids.
+ */
+export function activitySentence(entry: ActivityEntry, people: People = new Map()): string {
+  const sentence = new Sentence(entry, people);
+  const build = Object.hasOwn(SENTENCES, entry.action) ? SENTENCES[entry.action] : undefined;
+  return build ? build(sentence, entry.action) : `${sentence.actor} did something: ${entry.action}`;
+}
+
+/** The user ids an entry names besides its actor (to load their profiles before writing sentences). */
+export function mentionedUserIds(entries: readonly ActivityEntry[]): string[] {
+  const ids = new Set<string>();
+  for (const entry of entries) {
+    const id = entry.resource_type === 'user' ? entry.resource_id : text(entry.details?.user_id);
+    if (id) ids.add(id);
+  }
+  return [...ids];
+}
