@@ -63,6 +63,12 @@ export async function loadMentionedPeople(client: SupabaseClient, activities: re
   return people;
 }
 
+/** The newest `limit` activities and the people they name, ready for sentences. */
+export async function listActivitySentences(client: SupabaseClient, organizationId: string, limit: number) {
+  const activities = await listActivities(client, organizationId, limit);
+  return { activities, people: await loadMentionedPeople(client, activities) };
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The newest `limit` login attempts visible to the admin. */

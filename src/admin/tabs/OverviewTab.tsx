@@ -1,7 +1,13 @@
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { activitySentence, type People } from '../../lib/activity-sentences';
+import { listActivitySentences, RECENT_ACTIVITY, type AuditActivity } from '../../lib/audit';
+import { supabaseBrowser } from '../../lib/supabase-browser';
 import { Button } from '../components/ui/Button';
 import { Card, CardHeader } from '../components/ui/Card';
-import { openAdminTab, type AdminTabId } from './index';
+import { EmptyState, ErrorState } from '../components/ui/EmptyState';
+import { RelativeTime } from '../components/ui/RelativeTime';
+import { Skeleton } from '../components/ui/Skeleton';
+import { openAdminTab, type AdminTabId, type AdminTabProps } from './index';
 
 /**
  * `?section=` value asking the ZimmWriter tab to bring its test form into view: Overview's 'Test
@@ -22,8 +28,64 @@ function OverviewCard({ title, description, children }: { title: string; descrip
   );
 }
 
-/** Overview: four cards of shortcuts to the blog pages and the other tabs (spec back-office 2). */
-export default function OverviewTab() {
+type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready'; activities: AuditActivity[]; people: People };
+
+/** The organization's newest entries of the audit log, as sentences. */
+function RecentActivity({ organizationId }: { organizationId: string }) {
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let current = true;
+    listActivitySentences(supabaseBrowser(), organizationId, RECENT_ACTIVITY).then(
+      ({ activities, people }) => current && setLoad({ state: 'ready', activities, people }),
+      (error: unknown) => {
+        console.error(error);
+        if (current) setLoad({ state: 'error' });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [organizationId, attempt]);
+
+  return (
+    <Card className="md:col-span-2">
+      <CardHeader
+        title="Recent activity"
+        description="The latest entries of the audit log."
+        actions={
+          <Button variant="outline" onClick={() => go('security')}>
+            View audit log
+          </Button>
+        }
+      />
+      {load.state === 'loading' && <Skeleton rows={3} label="Loading recent activity..." />}
+      {load.state === 'error' && (
+        <ErrorState message="Failed to fetch recent activity" onRetry={() => {
+            setLoad({ state: 'loading' });
+            setAttempt((n) => n + 1);
+          }} />
+      )}
+      {load.state === 'ready' && (load.activities.length === 0 ? <EmptyState title="No recent activity" /> : (
+        <ul className="divide-y divide-border text-sm" aria-label="Recent activity">
+          {load.activities.map((a) => (
+            <li key={a.id} className="flex flex-wrap items-baseline gap-x-3 gap-y-1 py-2" data-testid="recent-activity">
+              <span className="min-w-0 flex-1 break-words">{activitySentence(a, load.people)}</span>
+              <span className="shrink-0 text-xs text-muted-foreground"><RelativeTime date={a.created_at} /></span>
+            </li>
+          ))}
+        </ul>
+      ))}
+    </Card>
+  );
+}
+
+/**
+ * Overview: four cards of shortcuts to the blog pages and the other tabs (spec back-office 2), and the
+ * organization's recent activity.
+ */
+export default function OverviewTab({ organization }: AdminTabProps) {
   return (
     <div className="grid gap-6 md:grid-cols-2">
       <h2 className="sr-only">Overview</h2>
@@ -59,6 +121,7 @@ export default function OverviewTab() {
           Blog Configuration
         </Button>
       </OverviewCard>
+      <RecentActivity organizationId={organization.id} />
     </div>
   );
 }

@@ -1,10 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
+import { activitySentence, type People } from '../../lib/activity-sentences';
 import {
-  ACTIVITY_PAGE, actionBadgeVariant, auditCsvExport, auditJsonExport, auditStats, listActivities, listLoginAttempts, LOGIN_PAGE, searchAudit,
+  ACTIVITY_PAGE, auditCsvExport, auditJsonExport, auditStats, listActivitySentences, listLoginAttempts, LOGIN_PAGE, loginSummary, searchAudit,
   type AuditActivity, type LoginAttempt,
 } from '../../lib/audit';
 import { supabaseBrowser } from '../../lib/supabase-browser';
 import { toast } from '../../stores/toast';
+import { ActivityEntryDialog } from '../components/ActivityEntryDialog';
 import { Badge } from '../components/ui/Badge';
 import { Button } from '../components/ui/Button';
 import { Card, StatCard } from '../components/ui/Card';
@@ -30,7 +32,8 @@ function download(filename: string, content: string, type: string) {
 /** Security Audit Log: activities and login attempts, with cards, search, filter, Load more and exports. */
 export default function SecurityTab({ user, organization }: AdminTabProps) {
   const [limits, setLimits] = useState({ activities: ACTIVITY_PAGE, logins: LOGIN_PAGE });
-  const [data, setData] = useState<{ activities: AuditActivity[]; logins: LoginAttempt[] } | null>(null);
+  const [data, setData] = useState<{ activities: AuditActivity[]; people: People; logins: LoginAttempt[] } | null>(null);
+  const [opened, setOpened] = useState<AuditActivity | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [search, setSearch] = useState('');
@@ -38,12 +41,12 @@ export default function SecurityTab({ user, organization }: AdminTabProps) {
 
   const fetchAudit = useCallback(() => {
     const client = supabaseBrowser();
-    return Promise.all([listActivities(client, organization.id, limits.activities), listLoginAttempts(client, limits.logins)]);
+    return Promise.all([listActivitySentences(client, organization.id, limits.activities), listLoginAttempts(client, limits.logins)]);
   }, [organization.id, limits]);
 
-  const apply = useCallback((promise: Promise<[AuditActivity[], LoginAttempt[]]>) =>
+  const apply = useCallback((promise: ReturnType<typeof fetchAudit>) =>
     promise.then(
-      ([activities, logins]) => { setData({ activities, logins }); setError(null); },
+      ([{ activities, people }, logins]) => { setData({ activities, people, logins }); setError(null); },
       (failure: unknown) => {
         console.error(failure);
         setError('Failed to fetch audit logs');
@@ -63,8 +66,8 @@ export default function SecurityTab({ user, organization }: AdminTabProps) {
     if (!data) return;
     try {
       const file = format === 'json'
-        ? { ...auditJsonExport(data.activities, data.logins, user.email ?? user.id), type: 'application/json' }
-        : { ...auditCsvExport(data.activities, data.logins), type: 'text/csv' };
+        ? { ...auditJsonExport(data.activities, data.logins, user.email ?? user.id, data.people), type: 'application/json' }
+        : { ...auditCsvExport(data.activities, data.logins, data.people), type: 'text/csv' };
       download(file.filename, file.content, file.type);
       toast({ title: 'Export Complete', description: 'Audit log has been downloaded' });
     } catch (failure) {
@@ -74,7 +77,7 @@ export default function SecurityTab({ user, organization }: AdminTabProps) {
   };
 
   const stats = data ? auditStats(data.activities, data.logins) : null;
-  const shown = data ? searchAudit(data.activities, data.logins, search) : null;
+  const shown = data ? searchAudit(data.activities, data.logins, search, data.people) : null;
 
   return (
     <div className="space-y-6">
@@ -96,7 +99,7 @@ export default function SecurityTab({ user, organization }: AdminTabProps) {
         <StatCard label="Active Users" value={stats?.activeUsers ?? null} loading={!stats} />
       </div>
       <div className="flex flex-wrap gap-3">
-        <Input type="search" aria-label="Search audit log" placeholder="Search by action or email..." value={search} onChange={(e) => setSearch(e.target.value)} className="max-w-sm" />
+        <Input type="search" aria-label="Search audit log" placeholder="Search by name, action or email..." value={search} onChange={(e) => setSearch(e.target.value)} className="max-w-sm" />
         <Select aria-label="Filter events" options={FILTERS} value={filter} onChange={(e) => setFilter(e.target.value)} />
       </div>
       {error && !data ? <ErrorState message={error} onRetry={refresh} /> : !shown || !data ? <Skeleton /> : (
@@ -106,13 +109,19 @@ export default function SecurityTab({ user, organization }: AdminTabProps) {
               <h3 className="mb-3 text-lg font-semibold">User Activities</h3>
               <div className="max-h-96 overflow-y-auto" tabIndex={0} role="region" aria-label="User Activities list">
                 {shown.activities.length === 0 ? <EmptyState title="No activities found" /> : (
-                  <ul className="space-y-2">
+                  <ul className="divide-y divide-border">
                     {shown.activities.map((a) => (
-                      <li key={a.id} className="flex flex-wrap items-center gap-2 border-b border-border pb-2 text-sm" data-testid="audit-activity">
-                        <Badge variant={actionBadgeVariant(a.action)}>{a.action}</Badge>
-                        <span className="font-medium">{a.profiles?.full_name || a.profiles?.email || 'Unknown user'}</span>
-                        {a.resource_type && <span className="text-muted-foreground">{a.resource_type}{a.resource_id ? ` ${a.resource_id}` : ''}</span>}
-                        <span className="ml-auto text-muted-foreground"><RelativeTime date={a.created_at} /></span>
+                      <li key={a.id} data-testid="audit-activity">
+                        {/* The whole entry opens its detail: the raw action, ids and details. */}
+                        <button
+                          type="button"
+                          aria-haspopup="dialog"
+                          onClick={() => setOpened(a)}
+                          className="flex w-full flex-wrap items-baseline gap-x-3 gap-y-1 rounded-md px-2 py-2 text-left text-sm hover:bg-muted focus-visible:outline-2 focus-visible:outline-primary"
+                        >
+                          <span className="min-w-0 flex-1 break-words">{activitySentence(a, data.people)}</span>
+                          <span className="ml-auto shrink-0 text-xs text-muted-foreground"><RelativeTime date={a.created_at} /></span>
+                        </button>
                       </li>
                     ))}
                   </ul>
@@ -132,8 +141,7 @@ export default function SecurityTab({ user, organization }: AdminTabProps) {
                     {shown.logins.map((l) => (
                       <li key={l.id} className="flex flex-wrap items-center gap-2 border-b border-border pb-2 text-sm" data-testid="audit-login">
                         <Badge variant={l.success ? 'default' : 'destructive'}>{l.success ? 'Success' : 'Failed'}</Badge>
-                        <span className="font-medium">{l.email}</span>
-                        {l.failure_reason && <span className="text-muted-foreground">{l.failure_reason}</span>}
+                        <span className="min-w-0 break-words">{loginSummary(l)}</span>
                         <span className="text-muted-foreground">IP: {l.ip_address ?? 'Unknown'}</span>
                         <span className="ml-auto text-muted-foreground"><RelativeTime date={l.created_at} /></span>
                       </li>
@@ -148,6 +156,7 @@ export default function SecurityTab({ user, organization }: AdminTabProps) {
           )}
         </div>
       )}
+      <ActivityEntryDialog entry={opened} people={data?.people} onClose={() => setOpened(null)} />
     </div>
   );
 }

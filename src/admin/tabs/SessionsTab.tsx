@@ -6,26 +6,109 @@ import { ConfirmDialog } from '../components/ui/ConfirmDialog';
 import { EmptyState, ErrorState } from '../components/ui/EmptyState';
 import { RelativeTime } from '../components/ui/RelativeTime';
 import { Skeleton } from '../components/ui/Skeleton';
-import { Table, Td, Th } from '../components/ui/Table';
-import { listMemberSessions, sessionCountText, sessionStatus, terminateSession, type MemberSession } from '../../lib/sessions';
+import {
+  groupSessionsByUser, listMemberSessions, sessionCountText, sessionIdOfAccessToken, sessionStatus, terminateSession,
+  type MemberSession, type SessionGroup,
+} from '../../lib/sessions';
 import { supabaseBrowser } from '../../lib/supabase-browser';
+import { describeUserAgent } from '../../lib/user-agent';
+import { signOut } from '../../stores/session';
 import { toast } from '../../stores/toast';
 import type { AdminTabProps } from './index';
 
-type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready'; sessions: MemberSession[] };
+type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready'; sessions: MemberSession[]; currentSessionId: string | null };
 
-/** Sessions: the organization's live sessions, refreshable, each endable at once (spec back-office 4). */
+/** The session this browser is signed in with: the `session_id` claim of its access token. */
+async function currentSessionId(): Promise<string | null> {
+  const { data } = await supabaseBrowser().auth.getSession();
+  return sessionIdOfAccessToken(data.session?.access_token);
+}
+
+const personLabel = (person: { full_name: string | null; email: string }) => person.full_name || person.email;
+
+/** One session as a card: device, where from, since when; the action stays reachable on a phone. */
+function SessionCard({ session, current, onEnd }: { session: MemberSession; current: boolean; onEnd: () => void }) {
+  const status = sessionStatus(session);
+  const device = describeUserAgent(session.user_agent);
+  return (
+    <li
+      data-session-id={session.session_id}
+      data-testid="session"
+      className="flex flex-col gap-3 rounded-md border border-border p-3 sm:flex-row sm:items-center sm:justify-between"
+    >
+      <div className="min-w-0 space-y-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <span className="font-medium" title={session.user_agent ?? undefined}>{device}</span>
+          {current && <Badge variant="info">This device</Badge>}
+          <Badge variant={status === 'Active' ? 'success' : 'secondary'}>{status}</Badge>
+        </div>
+        <dl className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground">
+          <div className="flex gap-1">
+            <dt>IP</dt>
+            <dd className="font-mono break-all">{session.ip ?? 'unknown'}</dd>
+          </div>
+          <div className="flex gap-1">
+            <dt>Started</dt>
+            <dd><RelativeTime date={session.created_at} /></dd>
+          </div>
+          <div className="flex gap-1">
+            <dt>Last activity</dt>
+            <dd><RelativeTime date={session.last_activity} /></dd>
+          </div>
+          {session.expires_at && (
+            <div className="flex gap-1">
+              <dt>Expires</dt>
+              <dd><RelativeTime date={session.expires_at} /></dd>
+            </div>
+          )}
+        </dl>
+      </div>
+      <Button
+        variant={current ? 'outline' : 'destructive'}
+        size="sm"
+        className="self-start sm:self-center"
+        onClick={onEnd}
+        aria-label={current ? 'Sign out this device' : `Terminate session of ${session.email} on ${device}`}
+      >
+        {current ? 'Sign out this device' : 'Terminate'}
+      </Button>
+    </li>
+  );
+}
+
+/** One person and their sessions. */
+function SessionGroupSection({ group, currentSessionId, onEnd }: { group: SessionGroup; currentSessionId: string | null; onEnd: (s: MemberSession) => void }) {
+  const count = group.sessions.length;
+  return (
+    <section aria-label={`Sessions of ${personLabel(group)}`} data-testid="session-group" className="space-y-2">
+      <div className="flex flex-wrap items-baseline gap-x-2">
+        <h3 className="font-semibold">{group.full_name || 'Unknown User'}</h3>
+        <span className="min-w-0 break-all text-sm text-muted-foreground">{group.email}</span>
+        <span className="text-sm text-muted-foreground">· {count} {count === 1 ? 'session' : 'sessions'}</span>
+      </div>
+      <ul className="space-y-2">
+        {group.sessions.map((session) => (
+          <SessionCard key={session.session_id} session={session} current={session.session_id === currentSessionId} onEnd={() => onEnd(session)} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * Sessions: the organization's live sessions grouped by person, this device marked, each endable after a
+ * confirmation (spec back-office 4). Ending this device's session signs you out.
+ */
 export default function SessionsTab({ organization }: AdminTabProps) {
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [pending, setPending] = useState<MemberSession | null>(null);
   const [busy, setBusy] = useState(false);
-
   const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     let current = true;
-    listMemberSessions(supabaseBrowser(), organization.id).then(
-      (sessions) => current && setLoad({ state: 'ready', sessions }),
+    Promise.all([listMemberSessions(supabaseBrowser(), organization.id), currentSessionId()]).then(
+      ([sessions, mine]) => current && setLoad({ state: 'ready', sessions, currentSessionId: mine }),
       (error: unknown) => {
         console.error(error);
         if (!current) return;
@@ -43,11 +126,20 @@ export default function SessionsTab({ organization }: AdminTabProps) {
     setAttempt((n) => n + 1);
   }, []);
 
+  const mine = load.state === 'ready' ? load.currentSessionId : null;
+  const endingOwn = pending !== null && pending.session_id === mine;
+
   async function confirmTerminate() {
     if (!pending) return;
     setBusy(true);
     try {
       await terminateSession(supabaseBrowser(), pending.session_id);
+      if (endingOwn) {
+        // This browser's session is gone on the server: clear it here too and leave for the sign-in page.
+        await signOut();
+        window.location.assign('/auth');
+        return;
+      }
       toast({ title: 'Session Terminated', description: 'User session has been terminated successfully' });
       setPending(null);
       refresh();
@@ -59,12 +151,14 @@ export default function SessionsTab({ organization }: AdminTabProps) {
     }
   }
 
+  const groups = load.state === 'ready' ? groupSessionsByUser(load.sessions, load.currentSessionId) : [];
+
   return (
     <Card>
       <CardHeader
         level={2}
         title="Active Sessions"
-        description="Monitor and manage user sessions"
+        description="Who is signed in, on which device, and since when"
         actions={
           <Button variant="outline" onClick={refresh} disabled={load.state === 'loading'}>
             Refresh
@@ -75,65 +169,31 @@ export default function SessionsTab({ organization }: AdminTabProps) {
       {load.state === 'error' && <ErrorState message="Failed to fetch active sessions" onRetry={refresh} />}
       {load.state === 'ready' && (
         <>
-          <p className="mb-3 text-sm text-muted-foreground" aria-live="polite">
+          <p className="mb-4 text-sm text-muted-foreground" aria-live="polite">
             {sessionCountText(load.sessions.length)}
+            {groups.length > 0 && ` · ${groups.length} ${groups.length === 1 ? 'person' : 'people'}`}
           </p>
-          {load.sessions.length === 0 ? (
+          {groups.length === 0 ? (
             <EmptyState title="No active sessions found" />
           ) : (
-            <Table>
-              <caption className="sr-only">Active sessions</caption>
-              <thead>
-                <tr>
-                  <Th scope="col">User</Th>
-                  <Th scope="col">Last Activity</Th>
-                  <Th scope="col">Created</Th>
-                  <Th scope="col">Expires</Th>
-                  <Th scope="col">Status</Th>
-                  <Th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </Th>
-                </tr>
-              </thead>
-              <tbody>
-                {load.sessions.map((session) => {
-                  const status = sessionStatus(session);
-                  const name = session.full_name || 'Unknown User';
-                  return (
-                    <tr key={session.session_id} data-session-id={session.session_id}>
-                      <Td>
-                        <div className="font-medium">{name}</div>
-                        <div className="text-xs text-muted-foreground">{session.email}</div>
-                      </Td>
-                      <Td>
-                        <RelativeTime date={session.last_activity} />
-                      </Td>
-                      <Td>
-                        <RelativeTime date={session.created_at} />
-                      </Td>
-                      <Td>{session.expires_at ? <RelativeTime date={session.expires_at} /> : 'Never'}</Td>
-                      <Td>
-                        <Badge variant={status === 'Active' ? 'success' : 'secondary'}>{status}</Badge>
-                      </Td>
-                      <Td>
-                        <Button variant="destructive" size="sm" onClick={() => setPending(session)} aria-label={`Terminate session of ${session.email}`}>
-                          Terminate
-                        </Button>
-                      </Td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </Table>
+            <div className="space-y-6">
+              {groups.map((group) => (
+                <SessionGroupSection key={group.user_id} group={group} currentSessionId={load.currentSessionId} onEnd={setPending} />
+              ))}
+            </div>
           )}
         </>
       )}
       <ConfirmDialog
         open={pending !== null}
-        title="Terminate session?"
-        description={pending ? `${pending.full_name || 'Unknown User'} (${pending.email}) will be signed out at once.` : undefined}
-        confirmLabel="Terminate"
-        busyLabel="Terminating..."
+        title={endingOwn ? 'Sign out this device?' : 'Terminate session?'}
+        description={
+          !pending ? undefined
+          : endingOwn ? 'This is the session you are using now: you will be signed out and taken to the sign-in page.'
+          : `${pending.full_name ? `${pending.full_name} (${pending.email})` : pending.email} will be signed out of ${describeUserAgent(pending.user_agent)} at once.`
+        }
+        confirmLabel={endingOwn ? 'Sign out' : 'Terminate'}
+        busyLabel={endingOwn ? 'Signing out...' : 'Terminating...'}
         busy={busy}
         destructive
         onConfirm={() => void confirmTerminate()}
