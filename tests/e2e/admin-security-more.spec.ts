@@ -1,7 +1,7 @@
 /**
  * The Security tab beyond its first page and its CSV export: a user created here gets 105 activity rows and
  * 55 login attempts (the newest of all, so they fill the first pages), Load more shows more than 100 / 50,
- * and the CSV download has the dated name and a formula-safe cell. The user and their rows are removed after.
+ * and the CSV download has the dated name, a formula-safe cell and the summary sentences. The user and their rows are removed after.
  */
 import { readFile } from 'node:fs/promises';
 import { expect, test } from './fixtures';
@@ -56,9 +56,11 @@ test('Export CSV downloads audit-log-{date}.csv with formula-safe cells', async 
   const download = await downloading;
   expect(download.suggestedFilename()).toBe(`audit-log-${new Date().toISOString().slice(0, 10)}.csv`);
   const lines = (await readFile(await download.path(), 'utf8')).split('\r\n');
-  expect(lines[0]).toBe('"type","created_at","email","action_or_result","resource_type","resource_id","failure_reason","ip_address"');
+  expect(lines[0]).toBe('"type","created_at","email","action_or_result","resource_type","resource_id","failure_reason","ip_address","summary","user_id","details"');
   const dangerous = lines.find((line) => line.includes('HYPERLINK'));
   expect(dangerous).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
   expect(lines.some((line) => line.startsWith('"login",') && line.includes(`"${subject.email}","failed","","","invalid_credentials"`))).toBe(true);
+  expect(lines.some((line) => line.includes(`"Sign-in failed for ${subject.email} (invalid credentials)"`))).toBe(true);
+  expect(lines.some((line) => line.includes('"audit_page_e2e"') && line.includes(`did something: audit_page_e2e","${subject.id}","{}"`))).toBe(true);
   await expect(page.getByRole('status', { name: 'Notifications' })).toContainText('Export Complete');
 });

@@ -2,11 +2,20 @@ import { readFile } from 'node:fs/promises';
 import { expect, test } from './fixtures';
 import { SEED_ADMIN_EMAIL, signInAsAdmin } from './support/sign-in';
 
-test('the Security tab lists activity and login attempts and exports the audit log as JSON', async ({ page }) => {
+test('the Security tab lists activity as sentences and login attempts, and exports the audit log as JSON', async ({ page }) => {
   await signInAsAdmin(page);
   await page.goto('/admin?tab=security');
   await expect(page.getByRole('heading', { name: 'Security Audit Log' })).toBeVisible();
-  await expect(page.getByTestId('audit-activity').first()).toBeVisible();
+  // Signing in just now was logged; the entry reads as a sentence and opens its raw detail.
+  const signedIn = page.getByTestId('audit-activity').filter({ hasText: 'Alex Morgan signed in as an admin' }).first();
+  await expect(signedIn).toBeVisible();
+  await signedIn.getByRole('button').click();
+  const detail = page.getByRole('dialog', { name: 'Alex Morgan signed in as an admin' });
+  await expect(detail).toContainText('admin_login_success');
+  await expect(detail).toContainText('20000000-0000-4000-8000-000000000001');
+  await expect(detail).toContainText('"user_agent"');
+  await detail.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(detail).toBeHidden();
   // Signing in just now left a successful attempt of the seed admin.
   await expect(page.getByTestId('audit-login').filter({ hasText: SEED_ADMIN_EMAIL }).first()).toContainText('Success');
   await expect(page.getByText('Total Activities', { exact: true }).locator('..')).toContainText(/\d+/);
@@ -25,5 +34,17 @@ test('the Security tab lists activity and login attempts and exports the audit l
   const body = JSON.parse(await readFile(await download.path(), 'utf8'));
   expect(Object.keys(body).sort()).toEqual(['activities', 'exported_at', 'exported_by', 'logins']);
   expect(body.exported_by).toBe(SEED_ADMIN_EMAIL);
+  const signIn = body.activities.find((a: { action: string }) => a.action === 'admin_login_success');
+  expect(signIn).toMatchObject({ user_id: '20000000-0000-4000-8000-000000000001', summary: 'Alex Morgan signed in as an admin' });
+  expect(signIn.details).toHaveProperty('ip_address');
   await expect(page.getByRole('status', { name: 'Notifications' })).toContainText('Export Complete');
+});
+
+test('the Overview shows the recent activity as sentences', async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.goto('/admin?tab=overview');
+  await expect(page.getByRole('heading', { name: 'Recent activity' })).toBeVisible();
+  await expect(page.getByTestId('recent-activity').filter({ hasText: 'Alex Morgan signed in as an admin' }).first()).toBeVisible();
+  await page.getByRole('button', { name: 'View audit log' }).click();
+  await expect(page.getByRole('heading', { name: 'Security Audit Log' })).toBeVisible();
 });

@@ -1,5 +1,5 @@
 /**
- * The ZimmWriter, Sessions, Settings and Profile tabs of /admin, each through its main path, signed in
+ * The ZimmWriter, Settings and Profile tabs of /admin (Sessions: admin-sessions.spec.ts), each through its main path, signed in
  * through /auth. Every row the tests create is removed and every seeded value they change is restored.
  */
 import { createHash } from 'node:crypto';
@@ -58,34 +58,6 @@ test('ZimmWriter: the test form creates a post, and the token rotates behind a c
     await service.from('webhook_deliveries').delete().eq('organization_id', SCALE_PRO_ID).gte('received_at', since);
     await service.from('blog_posts').delete().eq('organization_id', SCALE_PRO_ID).eq('title', title);
     await service.from('site_rebuild_requests').delete().eq('organization_id', SCALE_PRO_ID).gte('requested_at', since);
-  }
-});
-
-test('Sessions: terminating a session ends that browser’s access at once', async ({ page, browser, baseURL }) => {
-  const member = await createUser('admin');
-  created.push(member.email);
-  const other = await browser.newContext({ baseURL });
-  try {
-    const otherPage = await other.newPage();
-    await signIn(otherPage, member.email);
-
-    await signIn(page, SEED_ADMIN);
-    await openTab(page, 'sessions', 'Active Sessions');
-    await expect(page.getByText(/\d+ active session\(s\) found/)).toBeVisible();
-    const row = page.getByRole('row').filter({ hasText: member.email });
-    await expect(row).toHaveCount(1);
-    await expect(row).toContainText('E2E admin');
-    await expect(row.getByText('Active', { exact: true })).toBeVisible();
-    await row.getByRole('button', { name: `Terminate session of ${member.email}` }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Terminate' }).click();
-    await expect(toast(page)).toContainText('User session has been terminated successfully');
-    await expect(page.getByRole('row').filter({ hasText: member.email })).toHaveCount(0);
-
-    // The other browser is signed out on its next visit.
-    await otherPage.goto('/admin');
-    await expect(otherPage).toHaveURL(/\/auth$/);
-  } finally {
-    await other.close();
   }
 });
 

@@ -1,0 +1,91 @@
+/**
+ * The Sessions tab as a person uses it: sessions grouped by person with their device, this device marked,
+ * ending someone else's session (their browser is signed out at once, the audit log says who did it), and
+ * signing yourself out from a phone-sized screen behind a confirmation. Created users are removed after.
+ */
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { createUser, removeUser } from './support/backend';
+import { signInAsAdmin } from './support/sign-in';
+
+const created: string[] = [];
+test.afterAll(async () => {
+  await Promise.all(created.map(removeUser));
+});
+
+const toast = (page: Page) => page.getByRole('status', { name: 'Notifications' });
+const groupOf = (page: Page, name: string) => page.getByRole('region', { name: `Sessions of ${name}` });
+
+async function openSessions(page: Page) {
+  await page.goto('/admin?tab=sessions');
+  await expect(page.getByRole('heading', { name: 'Active Sessions' })).toBeVisible();
+  await expect(page.getByText(/\d+ active session\(s\) found/)).toBeVisible();
+}
+
+test('sessions are grouped by person, this device is marked, and terminating one signs that browser out', async ({ page, browser, baseURL }) => {
+  const member = await createUser('admin');
+  created.push(member.email);
+  const other = await browser.newContext({ baseURL });
+  try {
+    const otherPage = await other.newPage();
+    await signInAsAdmin(otherPage, member.email);
+
+    await signInAsAdmin(page);
+    await openSessions(page);
+    // Your own group comes first, with this browser's session marked and first in it.
+    const groups = page.getByTestId('session-group');
+    await expect(groups.first()).toHaveAccessibleName('Sessions of Alex Morgan');
+    await expect(groups.first().getByTestId('session').first()).toContainText('This device');
+    await expect(page.getByText('This device', { exact: true })).toHaveCount(1);
+
+    const group = groupOf(page, 'E2E admin');
+    await expect(group).toContainText(member.email);
+    await expect(group).toContainText('1 session');
+    const card = group.getByTestId('session');
+    await expect(card).toContainText(/Chrome \d+ on Linux/);
+    await expect(card).toContainText('Last activity');
+    await expect(card).not.toContainText('Expires');
+    await expect(card.getByText('Active', { exact: true })).toBeVisible();
+
+    await card.getByRole('button', { name: `Terminate session of ${member.email}` }).click();
+    await expect(page.getByRole('dialog')).toContainText(`E2E admin (${member.email}) will be signed out`);
+    await page.getByRole('dialog').getByRole('button', { name: 'Terminate' }).click();
+    await expect(toast(page)).toContainText('User session has been terminated successfully');
+    await expect(group).toHaveCount(0);
+
+    // The other browser is signed out on its next visit.
+    await otherPage.goto('/admin');
+    await expect(otherPage).toHaveURL(/\/auth$/);
+
+    // The audit log says who ended whose session.
+    await page.goto('/admin?tab=security');
+    await expect(page.getByTestId('audit-activity').filter({ hasText: "Alex Morgan ended E2E admin's session" })).toHaveCount(1);
+  } finally {
+    await other.close();
+  }
+});
+
+test('on a phone, signing out this device is reachable, asks first, and lands on /auth', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await signInAsAdmin(page);
+  await openSessions(page);
+  const button = page.getByRole('button', { name: 'Sign out this device' });
+  await button.scrollIntoViewIfNeeded();
+  const box = await button.boundingBox();
+  expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
+  // Nothing on the tab is wider than the screen.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+  await button.click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('you will be signed out');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL(/tab=sessions/);
+
+  await button.click();
+  await dialog.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/auth$/);
+  await page.goto('/admin');
+  await expect(page).toHaveURL(/\/auth$/);
+});
