@@ -14,7 +14,7 @@ test('the Security tab lists activity as sentences and login attempts, and expor
   await expect(detail).toContainText('admin_login_success');
   await expect(detail).toContainText('20000000-0000-4000-8000-000000000001');
   await expect(detail).toContainText('"user_agent"');
-  await detail.getByRole('button', { name: 'Close', exact: true }).click();
+  await detail.getByRole('button', { name: 'Close' }).click();
   await expect(detail).toBeHidden();
   // Signing in just now left a successful attempt of the seed admin.
   await expect(page.getByTestId('audit-login').filter({ hasText: SEED_ADMIN_EMAIL }).first()).toContainText('Success');

@@ -5,6 +5,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { describeUserAgent } from '../../src/lib/user-agent.ts';
 import { createUser, removeUser } from './support/backend';
 import { signInAsAdmin } from './support/sign-in';
 
@@ -42,7 +43,9 @@ test('sessions are grouped by person, this device is marked, and terminating one
     await expect(group).toContainText(member.email);
     await expect(group).toContainText('1 session');
     const card = group.getByTestId('session');
-    await expect(card).toContainText(/Chrome \d+ on Linux/);
+    // The browser and system the other browser announced (Playwright's desktop Chrome says Windows).
+    await expect(card).toContainText(describeUserAgent(await otherPage.evaluate(() => navigator.userAgent)));
+    await expect(card).toContainText(/Chrome \d+ on /);
     await expect(card).toContainText('Last activity');
     await expect(card).not.toContainText('Expires');
     await expect(card.getByText('Active', { exact: true })).toBeVisible();

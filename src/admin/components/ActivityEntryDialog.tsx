@@ -2,7 +2,6 @@ import type { ReactNode } from 'react';
 import { activitySentence, personName, type People } from '../../lib/activity-sentences';
 import { actionBadgeVariant, type AuditActivity } from '../../lib/audit';
 import { Badge } from './ui/Badge';
-import { Button } from './ui/Button';
 import { Dialog } from './ui/Dialog';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
@@ -16,7 +15,8 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 
 /**
  * One audit entry in full: its sentence as the title, then what the sentence leaves out (the raw action,
- * the actor's and resource's ids, the exact time and the recorded details). Closed while `entry` is null.
+ * the actor's and resource's ids, the exact time and the recorded details). Closed while `entry` is null;
+ * the dialog's own close button and Escape close it.
  */
 export function ActivityEntryDialog({ entry, people, onClose }: { entry: AuditActivity | null; people: People | undefined; onClose: () => void }) {
   const details = entry && Object.keys(entry.details ?? {}).length > 0 ? JSON.stringify(entry.details, null, 2) : null;
@@ -55,11 +55,6 @@ export function ActivityEntryDialog({ entry, people, onClose }: { entry: AuditAc
               )}
             </Row>
           </dl>
-          <div className="mt-6 flex justify-end">
-            <Button variant="outline" onClick={onClose}>
-              Close
-            </Button>
-          </div>
         </>
       )}
     </Dialog>
