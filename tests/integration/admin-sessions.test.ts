@@ -2,8 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { anonClient, createMember, directTokenClient, seed, serviceClient, sessionIdOf, signedInClient } from './support/db-fixtures.ts';
 
-// The Sessions tab's RPCs: what list_organization_sessions returns, and terminate_session ending a session
-// and logging `session_terminated` in the same transaction; refused callers end nothing and log nothing.
+// The Sessions tab's RPCs: what list_organization_sessions returns for the list (device, address, times), and
+// terminate_session ending a session and logging `session_terminated` (migration 20261123001100) with what
+// the audit sentence needs; refused callers end nothing and log nothing.
 const service = serviceClient();
 const members: Array<{ remove: () => PromiseLike<unknown> }> = [];
 afterAll(async () => {
@@ -54,7 +55,8 @@ describe('terminate_session', () => {
     expect(await liveSessionIds()).not.toContain(viewer.sessionId);
     expect(await terminationLogs(viewer.sessionId)).toEqual([{
       user_id: seed.users.admin.id, organization_id: seed.scalePro, action: 'session_terminated', resource_type: 'session',
-      resource_id: viewer.sessionId, details: { user_id: viewer.id, email: viewer.email, full_name: 'Test viewer' },
+      resource_id: viewer.sessionId,
+      details: expect.objectContaining({ user_id: viewer.id, email: viewer.email, full_name: 'Test viewer', own_session: false, user_agent: 'integration-tests' }),
     }]);
   });
 
@@ -66,7 +68,8 @@ describe('terminate_session', () => {
     for (const sessionId of [otherSession, editor.sessionId]) {
       expect((await editor.client.rpc('terminate_session', { p_session_id: sessionId })).error).toBeNull();
       expect(await terminationLogs(sessionId)).toEqual([expect.objectContaining({
-        user_id: editor.id, organization_id: seed.scalePro, details: { user_id: editor.id, email: editor.email, full_name: 'Test editor' },
+        user_id: editor.id, organization_id: seed.scalePro,
+        details: expect.objectContaining({ user_id: editor.id, email: editor.email, full_name: 'Test editor', own_session: true }),
       })]);
     }
     expect(await liveSessionIds()).not.toContain(editor.sessionId);
