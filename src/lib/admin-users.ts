@@ -6,6 +6,7 @@
  * create-user sequence itself is server-only: `server/staff-accounts.ts`.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
+import type { ActivityEntry } from './activity-sentences.ts';
 import type { CreateUser, MemberEdit, Role } from '../schemas/user.ts';
 import { answerMessage, postAdminFunction } from './admin-functions.ts';
 
@@ -171,12 +172,9 @@ export async function updateMember(client: SupabaseClient, organizationId: strin
   return data as MemberChanges;
 }
 
-/** One entry of a user's recent activity (detail dialog). */
-export interface UserActivity {
+/** One entry of a user's recent activity (detail dialog), with what its sentence needs. */
+export interface UserActivity extends ActivityEntry {
   id: string;
-  action: string;
-  resource_type: string | null;
-  resource_id: string | null;
   created_at: string;
 }
 
@@ -184,12 +182,12 @@ export interface UserActivity {
 export async function recentActivity(client: SupabaseClient, userId: string): Promise<UserActivity[]> {
   const { data, error } = await client
     .from('user_activity_logs')
-    .select('id, action, resource_type, resource_id, created_at')
+    .select('id, user_id, action, resource_type, resource_id, details, created_at, profiles!inner(email, full_name)')
     .eq('user_id', userId)
     .order('created_at', { ascending: false })
     .limit(10);
   if (error) throw failure('Failed to fetch activity', error);
-  return data as UserActivity[];
+  return data as unknown as UserActivity[];
 }
 
 /** Characters of generated passwords (spec back-office: letters, digits and symbols). */

@@ -3,6 +3,7 @@ import {
   changeRole, countStaff, LastAdminError, listInvitations, listStaff, recentActivity, requestInvitationAction, requestPasswordReset, setActive,
   type InvitationRow, type InvitationState, type StaffProfile, type UserActivity,
 } from '../../lib/admin-users';
+import { activitySentence } from '../../lib/activity-sentences';
 import { supabaseBrowser } from '../../lib/supabase-browser';
 import type { Role } from '../../schemas/user';
 import { notifyStaffChanged } from '../../stores/staff';
@@ -333,7 +334,7 @@ function RecentActivity({ userId }: { userId: string }) {
     <ul className="space-y-1">
       {activity.map((entry) => (
         <li key={entry.id} className="flex justify-between gap-2">
-          <span>{entry.action}</span>
+          <span>{activitySentence(entry)}</span>
           <RelativeTime date={entry.created_at} />
         </li>
       ))}
