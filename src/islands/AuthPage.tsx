@@ -38,9 +38,10 @@ function readLink() {
 
 /**
  * /auth: sign-in, 'Forgot your password?', the set-new-password form of reset links, and invitation links
- * (`?invite={token}`). A visitor who is already signed in goes on to the back office (`next`, else /admin, which sends editors and viewers on to /admin/blog).
- * Opened as `/auth?next=/admin/blog…` (blog management sends signed-out members here), the sign-in admits
- * every active member and returns to that path, and a signed-in visitor goes straight there.
+ * (`?invite={token}`). Every active member signs in here and lands where their role allows (enter-admin.ts);
+ * opened as `/auth?next=/admin/blog…` (blog management sends signed-out members here), it returns to that
+ * path. A visitor who is already signed in goes on to the back office (`next`, else /admin, which sends
+ * editors and viewers on to /admin/blog).
  * supabase-js (with the session store) loads only when the page needs a session: one is stored (already
  * signed in?) or the URL is a reset link. A visitor who just signs in downloads it after the password check.
  */
