@@ -42,10 +42,15 @@ class Sentence {
     return this.entry.details ?? {};
   }
 
-  /** The actor: full name, else e-mail, else a neutral word (a deleted account leaves user_id null). */
+  /**
+   * The actor: full name, else e-mail; the writing tool or the scheduler for what they did (the database
+   * records `via` on entries it writes for them); else a neutral word (a deleted account leaves user_id null).
+   */
   get actor(): string {
     const known = this.entry.user_id ? this.people.get(this.entry.user_id) : undefined;
-    return personName(this.entry.profiles) ?? personName(known) ?? 'Someone';
+    const via = this.entry.user_id ? null : text(this.details.via);
+    const service = via === 'webhook' ? 'ZimmWriter' : via === 'schedule' ? 'The scheduler' : null;
+    return personName(this.entry.profiles) ?? personName(known) ?? service ?? 'Someone';
   }
 
   /** The user the entry is about: resource_id when resource_type is 'user', else details.user_id. */
@@ -84,6 +89,14 @@ class Sentence {
     return role ? ` as ${role}` : '';
   }
 
+  /** " for Dec 1, 2026, 9:00 AM" from details.published_at (UTC, so every screen and export agrees). */
+  get publicationTime(): string {
+    const at = text(this.details.published_at);
+    const date = at ? new Date(at) : null;
+    if (!date || Number.isNaN(date.getTime())) return '';
+    return ` for ${date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC`;
+  }
+
   /** The invited address (invitations are about an e-mail, not yet a user). */
   get invitee(): string {
     return text(this.details.email) ?? 'someone';
@@ -117,10 +130,11 @@ const SENTENCES: Record<string, (s: Sentence, action: string) => string> = {
   session_terminated: (s) => `${s.actor} ended ${s.targetPossessive} session`,
 
   post_created: (s) => `${s.actor} created ${s.post}`,
-  post_updated: (s) => `${s.actor} updated ${s.post}`,
+  post_updated: (s) => `${s.actor} updated ${s.post}${s.changedFields}`,
   post_published: (s) => `${s.actor} published ${s.post}`,
   post_unpublished: (s) => `${s.actor} unpublished ${s.post}`,
-  post_scheduled: (s) => `${s.actor} scheduled ${s.post}`,
+  post_scheduled: (s) => `${s.actor} scheduled ${s.post}${s.publicationTime}`,
+  post_schedule_cancelled: (s) => `${s.actor} cancelled the schedule of ${s.post}`,
   post_restored: (s) => `${s.actor} restored ${s.post}`,
   post_deleted: (s) => `${s.actor} deleted ${s.post}`,
   categories_changed: (s) => (text(s.details.title) ? `${s.actor} changed the categories of ${s.post}` : `${s.actor} changed the blog categories`),

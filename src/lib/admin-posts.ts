@@ -1,14 +1,14 @@
 /**
- * Blog posts as the back office manages them (issue 10): the paginated, searchable list, one post, saving
- * (create or update), deleting, and asking for a site rebuild. Everything runs under the signed-in user's
- * own session, so RLS decides what they may do (viewers read, editors write, editors delete only their own
- * posts, admins delete any); the rebuild goes through the `admin-rebuild` function.
+ * Blog posts as the back office manages them: the paginated, searchable list, one post, saving (validate,
+ * shape, write: each step its own function), deleting, and asking for a site rebuild. Everything runs under
+ * the signed-in user's own session, so RLS decides what they may do (viewers read, editors write, editors
+ * delete only their own posts, admins delete any), and the database logs every change; the rebuild goes
+ * through the `admin-rebuild` function.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { marked } from 'marked';
-import { PostInputSchema, type PostStatus } from '../schemas/post.ts';
-import { logActivity } from './activity.ts';
-import { sanitizeArticleHtml } from './sanitize-html.ts';
+import { type ContentFormat, type PostInput, PostInputSchema, type PostStatus } from '../schemas/post.ts';
+import { requestSiteRebuild } from './admin-functions.ts';
+import { type PostContent, shapePostContent } from './post-content.ts';
 
 /** Posts per list page. */
 export const POSTS_PAGE_SIZE = 12;
@@ -24,6 +24,8 @@ export interface AdminPost {
   slug: string;
   excerpt: string | null;
   content: string;
+  content_source: string;
+  content_format: ContentFormat;
   status: PostStatus;
   category_id: string | null;
   tags: string[] | null;
@@ -33,14 +35,16 @@ export interface AdminPost {
   author_id: string | null;
   published_at: string | null;
   created_at: string;
+  updated_at: string;
+  reading_time: number | null;
   view_count: number;
   author: { full_name: string | null } | null;
   category: { name: string } | null;
 }
 
 const POST_COLUMNS =
-  'id, organization_id, title, slug, excerpt, content, status, category_id, tags, featured_image_url, meta_title, ' +
-  'meta_description, author_id, published_at, created_at, view_count, ' +
+  'id, organization_id, title, slug, excerpt, content, content_source, content_format, status, category_id, tags, ' +
+  'featured_image_url, meta_title, meta_description, author_id, published_at, created_at, updated_at, reading_time, view_count, ' +
   'author:profiles(full_name), category:blog_categories(name)';
 
 /** The message shown when a slug is already used by another post of the organization. */
@@ -106,26 +110,14 @@ export async function listCategories(client: SupabaseClient, organizationId: str
   return data ?? [];
 }
 
-/** Markdown (or HTML) from the editor as the sanitized article HTML the public page renders. */
-export function renderPostContent(markdown: string): string {
-  return sanitizeArticleHtml(marked.parse(markdown, { async: false, gfm: true }));
-}
-
-/** Average reading speed used for `reading_time`. */
-const WORDS_PER_MINUTE = 200;
-
-function readingMinutes(html: string): number {
-  const words = html.replace(/<[^>]*>/g, ' ').split(/\s+/).filter(Boolean).length;
-  return Math.min(600, Math.max(1, Math.round(words / WORDS_PER_MINUTE)));
-}
-
 /** What the editor sends to `savePost`: the form's fields, raw (validation happens here). */
 export interface PostDraft {
   title: string;
   slug: string;
   excerpt: string;
-  /** Sanitized HTML (see renderPostContent). */
-  content: string;
+  /** What the author wrote, in `content_format`. */
+  content_source: string;
+  content_format: ContentFormat;
   status: PostStatus;
   category_id: string;
   tags: string[];
@@ -139,18 +131,31 @@ export interface PostDraft {
 /** A save refused before or by the database, with the message to show. */
 export class PostSaveError extends Error {}
 
-/**
- * Creates (no `id`) or updates a post of the organization and returns it. Empty optional fields become
- * null; a duplicate slug answers SLUG_TAKEN_MESSAGE; other failures carry the server's message.
- */
-export async function savePost(
-  client: SupabaseClient,
-  target: { id?: string; organizationId: string; authorId: string },
-  draft: PostDraft,
-): Promise<AdminPost> {
-  const parsed = PostInputSchema.safeParse({ ...draft, reading_time: readingMinutes(draft.content) });
+/** The message shown when the content holds nothing that survives sanitizing. */
+export const EMPTY_CONTENT_MESSAGE = 'The content has nothing left to show once unsafe markup is removed.';
+
+/** A post row as written: the validated fields with the body shaped (source, HTML, reading time). */
+export type PostRow = Omit<PostInput, 'published_at'> & PostContent & { published_at: string | null };
+
+/** Step 1 of a save: the draft's fields checked and normalized (empty optional fields become null). */
+export function validatePost(draft: PostDraft): PostInput {
+  const parsed = PostInputSchema.safeParse(draft);
   if (!parsed.success) throw new PostSaveError(parsed.error.issues.map((issue) => issue.message).join('; '));
-  const row = { ...parsed.data, published_at: parsed.data.published_at ?? null };
+  return parsed.data;
+}
+
+/** Step 2: the body shaped as the webhook shapes it (post-content.ts): source kept, HTML and reading time derived. */
+export async function shapePost(post: PostInput): Promise<PostRow> {
+  const body = await shapePostContent(post.content_source, post.content_format);
+  if (!body.content) throw new PostSaveError(EMPTY_CONTENT_MESSAGE);
+  return { ...post, ...body, published_at: post.published_at ?? null };
+}
+
+/**
+ * Step 3: creates (no `id`) or updates the organization's post under the user's session (RLS decides) and
+ * returns it. A duplicate slug answers SLUG_TAKEN_MESSAGE; other failures carry the server's message.
+ */
+export async function writePost(client: SupabaseClient, target: { id?: string; organizationId: string; authorId: string }, row: PostRow): Promise<AdminPost> {
   const query = target.id
     ? client.from('blog_posts').update(row).eq('id', target.id).eq('organization_id', target.organizationId)
     : client.from('blog_posts').insert({ ...row, organization_id: target.organizationId, author_id: target.authorId });
@@ -161,17 +166,36 @@ export async function savePost(
 }
 
 /**
- * Deletes a post and logs 'post_deleted'. RLS lets admins delete any post and editors only their own;
- * a refused delete removes no row, which is reported as an error instead of a silent success.
+ * Step 4: asks for a rebuild when visitors could see the post before or after the change (a draft's edits
+ * change nothing on the site). Answers whether one was needed; throws when the request failed.
  */
-export async function deletePost(client: SupabaseClient, post: Pick<AdminPost, 'id' | 'title' | 'slug' | 'status' | 'organization_id'>): Promise<void> {
+export async function requestPostRebuild(
+  client: SupabaseClient,
+  before: Pick<AdminPost, 'status' | 'published_at'> | null,
+  after: Pick<AdminPost, 'status' | 'published_at' | 'organization_id' | 'slug'>,
+  what: string,
+): Promise<boolean> {
+  if (!(before && isPublicPost(before)) && !isPublicPost(after)) return false;
+  await requestSiteRebuild(client, after.organization_id, `Post ${what}: ${after.slug}`);
+  return true;
+}
+
+/** Validates, shapes and writes a post (steps 1 to 3); the caller asks for the rebuild (step 4). */
+export async function savePost(
+  client: SupabaseClient,
+  target: { id?: string; organizationId: string; authorId: string },
+  draft: PostDraft,
+): Promise<AdminPost> {
+  return writePost(client, target, await shapePost(validatePost(draft)));
+}
+
+/**
+ * Deletes a post (the database logs 'post_deleted'). RLS lets admins delete any post and editors only their
+ * own; a refused delete removes no row, which is reported as an error instead of a silent success.
+ */
+export async function deletePost(client: SupabaseClient, post: Pick<AdminPost, 'id'>): Promise<void> {
   const { data, error } = await client.from('blog_posts').delete().eq('id', post.id).select('id');
   if (error) throw new Error(`Deleting post ${post.id} failed: ${error.message}`);
   if (!data || data.length === 0) throw new Error(`Post ${post.id} was not deleted: it does not exist or you may not delete it`);
-  await logActivity(client, 'post_deleted', {
-    organizationId: post.organization_id,
-    resourceType: 'blog_post',
-    resourceId: post.id,
-    details: { title: post.title, slug: post.slug, status: post.status },
-  });
+
 }

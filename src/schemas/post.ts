@@ -6,10 +6,20 @@ export const POST_STATUSES = ['draft', 'published', 'scheduled'] as const;
 export const PostStatusSchema = z.enum(POST_STATUSES);
 export type PostStatus = z.infer<typeof PostStatusSchema>;
 
-/** Tags: trimmed, 1 to 50 characters each, duplicates dropped, at most 20. */
+/** The languages a post's source can be written in (src/lib/post-content.ts derives the HTML). */
+export const CONTENT_FORMATS = ['markdown', 'html'] as const;
+export type ContentFormat = (typeof CONTENT_FORMATS)[number];
+
+/** The tags without case-insensitive repeats, each kept in its first spelling ("SEO", "seo" → "SEO"). */
+export function uniqueTags(tags: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return tags.filter((tag) => !seen.has(tag.toLowerCase()) && seen.add(tag.toLowerCase()));
+}
+
+/** Tags: trimmed, 1 to 50 characters each, case-insensitive duplicates dropped, at most 20. */
 export const PostTagsSchema = z
   .array(z.string().trim().min(1).max(50))
-  .transform((tags) => [...new Set(tags)])
+  .transform(uniqueTags)
   .pipe(z.array(z.string()).max(20, 'At most 20 tags'));
 
 /**
@@ -21,15 +31,15 @@ export const PostInputSchema = z
     title: z.string().trim().min(1, 'Title is required').max(200),
     slug: SlugSchema,
     excerpt: blankAsUndefined(z.string().trim().max(500)).transform((v) => v ?? null),
-    /** Sanitized HTML. */
-    content: z.string().trim().min(1, 'Content is required').max(2_000_000),
+    /** What the author wrote, kept as written (see post-content.ts); the HTML is derived from it when the post is shaped. */
+    content_source: z.string().max(2_000_000).refine((source) => source.trim() !== '', 'Content is required'),
+    content_format: z.enum(CONTENT_FORMATS),
     status: PostStatusSchema.default('draft'),
     category_id: blankAsUndefined(z.uuid()).transform((v) => v ?? null),
     tags: PostTagsSchema.optional().transform((v) => (v && v.length > 0 ? v : null)),
     featured_image_url: blankAsUndefined(HttpUrlSchema).transform((v) => v ?? null),
     meta_title: blankAsUndefined(z.string().trim().max(200)).transform((v) => v ?? null),
     meta_description: blankAsUndefined(z.string().trim().max(500)).transform((v) => v ?? null),
-    reading_time: z.number().int().min(1).max(600).optional(),
     published_at: z.iso.datetime({ offset: true }).nullable().optional(),
   })
   .refine((post) => post.status === 'draft' || post.published_at, {

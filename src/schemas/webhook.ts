@@ -35,9 +35,9 @@ export const WebhookPayloadSchema = z
     webhook_name: optional(z.literal('blog_post_created')),
     /** The article title (required). */
     title: z.string().trim().min(1, 'Title is required').max(200),
-    /** The article as HTML; sanitized before it is stored. Wins over markdown when both are sent. */
+    /** The article as HTML; kept as the post's source when no markdown is sent, sanitized for the page. */
     html: optional(z.string().max(5_000_000)),
-    /** The article as Markdown; rendered to HTML (then sanitized) when no html is sent. */
+    /** The article as Markdown; kept as the post's source (and wins over html), rendered and sanitized for the page. */
     markdown: optional(z.string().max(5_000_000)),
     /** Summary shown on blog cards. */
     excerpt: optional(z.string().trim().max(500)),

@@ -15,7 +15,7 @@ const created: string[] = [];
 test.afterAll(async () => {
   await service.from('blog_posts').delete().like('slug', `${marker}%`);
   await service.from('site_rebuild_requests').delete().like('reason', `%${marker}%`);
-  await service.from('user_activity_logs').delete().eq('action', 'post_deleted').like('details->>slug', `${marker}%`);
+  await service.from('user_activity_logs').delete().eq('resource_type', 'blog_post').like('details->>slug', `${marker}%`);
   for (const email of created) await removeUser(email);
 });
 
@@ -82,8 +82,8 @@ test('an editor publishes, renames, schedules and deletes posts', async ({ page 
   await card.getByRole('link', { name: /^Edit/ }).click();
   await expect(page.getByRole('heading', { name: 'Edit Post' })).toBeVisible();
   await page.getByLabel('URL Slug').fill(`${marker}-renamed`);
-  await page.getByRole('button', { name: 'Publish' }).click();
-  await expect(page.getByText('Post published successfully!')).toBeVisible();
+  await page.getByRole('button', { name: 'Update' }).click();
+  await expect(page.getByText('Post updated successfully!')).toBeVisible();
   const { data: redirects } = await service.from('blog_post_redirects').select('old_slug').eq('old_slug', `${marker}-first`);
   expect(redirects).toHaveLength(1);
 
@@ -95,7 +95,7 @@ test('an editor publishes, renames, schedules and deletes posts', async ({ page 
   await expect(page.getByText('Choose a date and time in the future to schedule the post.')).toBeVisible();
   await page.getByLabel('Publish at').fill(`${new Date().getFullYear() + 1}-01-01T10:00`);
   await page.getByRole('button', { name: 'Schedule' }).click();
-  await expect(page.getByText('Post saved successfully!')).toBeVisible();
+  await expect(page.getByText(`Post scheduled for Jan 1, ${new Date().getFullYear() + 1}, 10:00 AM.`)).toBeVisible();
 
   await search(page, `${marker} later`);
   const scheduled = page.getByTestId('post-card').filter({ hasText: `${marker} later` });

@@ -1,19 +1,20 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   type AdminPost,
   getPost,
-  isPublicPost,
   listCategories,
   type PostDraft,
   PostSaveError,
-  renderPostContent,
+  requestPostRebuild,
   SAVE_FAILED_MESSAGE,
   savePost,
 } from '../../lib/admin-posts';
-import { requestSiteRebuild } from '../../lib/admin-functions';
+import { ACTION_LABELS, actionMessage, actionsFor, type PostAction, publicationFor } from '../../lib/post-actions';
+import { autosaveKey, clearAutosave, readAutosave, writeAutosave } from '../../lib/post-autosave';
+import { shapePostContent } from '../../lib/post-content';
 import { slugify } from '../../lib/slug';
 import { supabaseBrowser } from '../../lib/supabase-browser';
-import type { PostStatus } from '../../schemas/post';
+import { type ContentFormat, uniqueTags } from '../../schemas/post';
 import { toast, toastOnNextPage } from '../../stores/toast';
 import { Button } from '../components/ui/Button';
 import { Card } from '../components/ui/Card';
@@ -24,6 +25,7 @@ import { Select } from '../components/ui/Select';
 import { Skeleton } from '../components/ui/Skeleton';
 import BackOfficeShell from '../BackOfficeShell';
 import PostBody from './PostBody';
+import RevisionHistory from './RevisionHistory';
 import type { BackOfficeAccess } from '../use-back-office-access';
 
 /** SEO length guides shown under the meta fields. */
@@ -75,38 +77,88 @@ function toLocalInput(iso: string | null): string {
   return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }
 
+/** The editor's form: the post's fields as the inputs hold them. */
+interface PostForm {
+  title: string;
+  slug: string;
+  excerpt: string;
+  source: string;
+  format: ContentFormat;
+  category_id: string;
+  tags: string[];
+  featured_image_url: string;
+  meta_title: string;
+  meta_description: string;
+  scheduleAt: string;
+}
+
+function formOf(post: AdminPost | null): PostForm {
+  return {
+    title: post?.title ?? '',
+    slug: post?.slug ?? '',
+    excerpt: post?.excerpt ?? '',
+    source: post?.content_source ?? '',
+    format: post?.content_format ?? 'markdown',
+    category_id: post?.category_id ?? '',
+    tags: post?.tags ?? [],
+    featured_image_url: post?.featured_image_url ?? '',
+    meta_title: post?.meta_title ?? '',
+    meta_description: post?.meta_description ?? '',
+    scheduleAt: post?.status === 'scheduled' ? toLocalInput(post.published_at) : '',
+  };
+}
+
+const FORMAT_OPTIONS = [
+  { value: 'markdown', label: 'Markdown' },
+  { value: 'html', label: 'HTML' },
+];
+
+const CONTENT_HINTS: Record<ContentFormat, string> = {
+  markdown: 'Markdown: ## headings, **bold**, - lists, [links](https://example.com), `code`. The preview shows the published result.',
+  html: 'HTML, kept as written; unsafe markup is removed. The preview shows the published result.',
+};
+
+/** How long typing pauses before the form is kept locally (ms). */
+const AUTOSAVE_DELAY_MS = 800;
+
 function PostEditor({ access, post }: { access: BackOfficeAccess; post: AdminPost | null }) {
-  const initial = useMemo(
-    () => ({
-      title: post?.title ?? '',
-      slug: post?.slug ?? '',
-      excerpt: post?.excerpt ?? '',
-      body: post?.content ?? '',
-      category_id: post?.category_id ?? '',
-      tags: post?.tags ?? [],
-      featured_image_url: post?.featured_image_url ?? '',
-      meta_title: post?.meta_title ?? '',
-      meta_description: post?.meta_description ?? '',
-      scheduleAt: post?.status === 'scheduled' ? toLocalInput(post.published_at) : '',
-    }),
-    [post],
-  );
-  const [form, setForm] = useState(initial);
+  const initial = useMemo(() => formOf(post), [post]);
+  const storageKey = autosaveKey(access.organization.id, post?.id ?? null);
+  // A form kept in this browser and never saved comes back, with a notice offering to discard it.
+  const [kept] = useState(() => {
+    const found = readAutosave<PostForm>(localStorage, storageKey);
+    return found && JSON.stringify(found.form) !== JSON.stringify(initial) ? found : null;
+  });
+  const [restoredAt, setRestoredAt] = useState<string | null>(kept?.savedAt ?? null);
+  const [form, setForm] = useState<PostForm>(() => (kept ? { ...initial, ...kept.form } : initial));
   const [tagInput, setTagInput] = useState('');
   // The slug follows the title until the user edits it (or when editing a post, which keeps its URL).
   const [slugTouched, setSlugTouched] = useState(post !== null);
   const [categories, setCategories] = useState<{ id: string; name: string }[]>([]);
-  const [busy, setBusy] = useState<PostStatus | null>(null);
+  const [busy, setBusy] = useState<PostAction | null>(null);
   const [scheduleError, setScheduleError] = useState<string | null>(null);
-  const [leaving, setLeaving] = useState(false);
+  const [confirming, setConfirming] = useState<'unpublish' | null>(null);
+  // Where the user wanted to go with unsaved changes (the leave dialog is open while set).
+  const [leavingTo, setLeavingTo] = useState<string | null>(null);
   // Set once the user chose to leave without saving: the browser's own leave prompt must not ask again.
   const leaveConfirmed = useRef(false);
   const dirty = JSON.stringify(form) !== JSON.stringify(initial);
-  const html = useMemo(() => renderPostContent(form.body), [form.body]);
+  const [html, setHtml] = useState('');
   const categoryOptions = useMemo(
     () => [{ value: '', label: 'No category' }, ...categories.map((category) => ({ value: category.id, label: category.name }))],
     [categories],
   );
+  const actions = actionsFor(post?.status ?? null);
+
+  useEffect(() => {
+    let current = true;
+    shapePostContent(form.source, form.format)
+      .then((shaped) => current && setHtml(shaped.content))
+      .catch((error) => console.error(error));
+    return () => {
+      current = false;
+    };
+  }, [form.source, form.format]);
 
   useEffect(() => {
     listCategories(supabaseBrowser(), access.organization.id)
@@ -114,109 +166,150 @@ function PostEditor({ access, post }: { access: BackOfficeAccess; post: AdminPos
       .catch((error) => console.error(error));
   }, [access.organization.id]);
 
+  // Keep the form locally while it differs from the saved post; drop the copy once they match again.
+  useEffect(() => {
+    if (busy) return;
+    const timer = setTimeout(() => {
+      if (leaveConfirmed.current) return;
+      if (dirty) writeAutosave(localStorage, storageKey, form);
+      else clearAutosave(localStorage, storageKey);
+    }, AUTOSAVE_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [form, dirty, busy, storageKey]);
+
+  // Leaving with unsaved changes asks first: in-app links open the editor's own dialog; closing or reloading
+  // the tab gets the browser's leave prompt (the only one a page may show then; the autosave keeps the work).
   useEffect(() => {
     if (!dirty || busy) return;
     const guard = (event: BeforeUnloadEvent) => {
       if (!leaveConfirmed.current) event.preventDefault();
     };
+    const intercept = (event: MouseEvent) => {
+      const link = (event.target as Element | null)?.closest?.('a[href]');
+      if (!(link instanceof HTMLAnchorElement) || event.defaultPrevented || event.button !== 0) return;
+      if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || link.target === '_blank') return;
+      if (link.origin !== window.location.origin || link.hash && link.pathname === window.location.pathname) return;
+      event.preventDefault();
+      setLeavingTo(link.href);
+    };
     window.addEventListener('beforeunload', guard);
-    return () => window.removeEventListener('beforeunload', guard);
+    document.addEventListener('click', intercept, true);
+    return () => {
+      window.removeEventListener('beforeunload', guard);
+      document.removeEventListener('click', intercept, true);
+    };
   }, [dirty, busy]);
 
-  function update<K extends keyof typeof form>(key: K, value: (typeof form)[K]) {
+  const leave = useCallback((to: string) => {
+    leaveConfirmed.current = true;
+    window.location.assign(to);
+  }, []);
+
+  function update<K extends keyof PostForm>(key: K, value: PostForm[K]) {
     setForm((current) => ({ ...current, [key]: value }));
   }
 
   function addTag() {
     const tag = tagInput.trim();
-    if (tag && !form.tags.includes(tag)) update('tags', [...form.tags, tag]);
+    if (tag) update('tags', uniqueTags([...form.tags, tag]));
     setTagInput('');
   }
 
-  async function save(status: PostStatus) {
-    if (!form.title.trim() || !form.body.trim()) {
+  function discardKept() {
+    clearAutosave(localStorage, storageKey);
+    setForm(initial);
+    setRestoredAt(null);
+  }
+
+  async function run(action: PostAction) {
+    setConfirming(null);
+    if (!form.title.trim() || !form.source.trim()) {
       toast({ title: 'Validation Error', description: 'Title and content are required.', variant: 'destructive' });
       return;
     }
-    if (!access.organization.id) {
-      toast({ title: 'Error', description: 'No organization selected.', variant: 'destructive' });
+    const publication = publicationFor(action, post, form.scheduleAt);
+    if ('error' in publication) {
+      setScheduleError(publication.error);
       return;
-    }
-    const client = supabaseBrowser();
-    const { data: session } = await client.auth.getSession();
-    if (!session.session) {
-      toast({ title: 'Error', description: 'You must be logged in to create posts.', variant: 'destructive' });
-      return;
-    }
-    let publishedAt: string | null = null;
-    if (status === 'scheduled') {
-      const when = form.scheduleAt ? new Date(form.scheduleAt) : null;
-      if (!when || Number.isNaN(when.getTime()) || when <= new Date()) {
-        setScheduleError('Choose a date and time in the future to schedule the post.');
-        return;
-      }
-      publishedAt = when.toISOString();
-    } else if (status === 'published') {
-      publishedAt = post?.status === 'published' && post.published_at ? post.published_at : new Date().toISOString();
     }
     setScheduleError(null);
+    const client = supabaseBrowser();
     const draft: PostDraft = {
       title: form.title,
       slug: form.slug || slugify(form.title),
       excerpt: form.excerpt,
-      content: html,
-      status,
+      content_source: form.source,
+      content_format: form.format,
       category_id: form.category_id,
       tags: form.tags,
       featured_image_url: form.featured_image_url,
       meta_title: form.meta_title,
       meta_description: form.meta_description,
-      published_at: publishedAt,
+      ...publication,
     };
-    setBusy(status);
+    setBusy(action);
+    let saved: AdminPost;
     try {
-      const saved = await savePost(client, { id: post?.id, organizationId: access.organization.id, authorId: access.user.id }, draft);
-      if ((post && isPublicPost(post)) || isPublicPost(saved)) {
-        await requestSiteRebuild(client, saved.organization_id, `Post ${post ? 'updated' : 'published'}: ${saved.slug}`).catch((error) =>
-          console.error(error),
-        );
-      }
-      toastOnNextPage({ title: status === 'published' ? 'Post published successfully!' : 'Post saved successfully!' });
-      window.location.assign(LIST_PATH);
+      saved = await savePost(client, { id: post?.id, organizationId: access.organization.id, authorId: access.user.id }, draft);
     } catch (error) {
       const description = error instanceof PostSaveError && error.message ? error.message : SAVE_FAILED_MESSAGE;
       toast({ title: 'Error', description, variant: 'destructive' });
       setBusy(null);
+      return;
     }
+    clearAutosave(localStorage, storageKey);
+    const title = actionMessage(action, saved);
+    try {
+      await requestPostRebuild(client, post, saved, ACTION_LABELS[action].label.toLowerCase());
+      toastOnNextPage({ title });
+    } catch (error) {
+      console.error(error);
+      toastOnNextPage({ title, description: 'The site could not be asked to rebuild: it shows the change after the next rebuild.' });
+    }
+    leave(LIST_PATH);
   }
 
-  function cancel() {
-    if (dirty) setLeaving(true);
-    else window.location.assign(LIST_PATH);
-  }
+  const actionButton = (action: PostAction, variant: 'default' | 'outline' | 'destructive') => (
+    <Button
+      key={action}
+      type={action === actions[0] ? 'submit' : 'button'}
+      variant={variant}
+      disabled={busy !== null}
+      onClick={action === actions[0] ? undefined : () => (action === 'unpublish' ? setConfirming('unpublish') : void run(action))}
+    >
+      {busy === action ? ACTION_LABELS[action].busy : ACTION_LABELS[action].label}
+    </Button>
+  );
 
   return (
     <form
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        void save('draft');
+        void run(actions[0]!);
       }}
     >
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h2 className="text-2xl font-bold">{post ? 'Edit Post' : 'Create New Post'}</h2>
         <div className="flex flex-wrap gap-2">
-          <Button variant="outline" onClick={cancel} disabled={busy !== null}>
+          <Button variant="outline" onClick={() => (dirty ? setLeavingTo(LIST_PATH) : leave(LIST_PATH))} disabled={busy !== null}>
             Cancel
           </Button>
-          <Button type="submit" variant="outline" disabled={busy !== null}>
-            {busy === 'draft' ? 'Saving...' : 'Save Draft'}
-          </Button>
-          <Button onClick={() => void save('published')} disabled={busy !== null}>
-            {busy === 'published' ? 'Publishing...' : 'Publish'}
-          </Button>
+          {actions.includes('save-draft') && actionButton('save-draft', 'outline')}
+          {actions.includes('publish') && actionButton('publish', 'default')}
+          {actions.includes('unpublish') && actionButton('unpublish', 'outline')}
+          {actions.includes('cancel-schedule') && actionButton('cancel-schedule', 'outline')}
+          {actions.includes('update') && actionButton('update', 'default')}
         </div>
       </div>
+      {restoredAt && (
+        <div role="status" className="mt-4 flex flex-wrap items-center gap-3 rounded-lg border border-border bg-muted p-3 text-sm">
+          <span>Restored your unsaved changes from {new Date(restoredAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}.</span>
+          <Button variant="outline" size="sm" onClick={discardKept}>
+            Discard changes
+          </Button>
+        </div>
+      )}
 
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
         <div className="space-y-4">
@@ -249,15 +342,26 @@ function PostEditor({ access, post }: { access: BackOfficeAccess; post: AdminPos
           <Field label="Excerpt">
             {(field) => <Textarea {...field} rows={3} value={form.excerpt} onChange={(event) => update('excerpt', event.target.value)} />}
           </Field>
-          <Field label="Content *" hint="Markdown (or HTML); the preview shows the published result.">
+          <Field label="Content format">
+            {(field) => (
+              <Select
+                {...field}
+                className="w-full"
+                options={FORMAT_OPTIONS}
+                value={form.format}
+                onChange={(event) => update('format', event.target.value as ContentFormat)}
+              />
+            )}
+          </Field>
+          <Field label="Content *" hint={CONTENT_HINTS[form.format]}>
             {(field) => (
               <Textarea
                 {...field}
                 rows={15}
                 className="font-mono"
-                value={form.body}
+                value={form.source}
                 required
-                onChange={(event) => update('body', event.target.value)}
+                onChange={(event) => update('source', event.target.value)}
               />
             )}
           </Field>
@@ -322,15 +426,19 @@ function PostEditor({ access, post }: { access: BackOfficeAccess; post: AdminPos
               )}
             </Field>
           </fieldset>
-          <fieldset className="space-y-2 rounded-lg border border-border p-4">
-            <legend className="px-1 font-semibold">Schedule</legend>
-            <Field label="Publish at" error={scheduleError ?? undefined}>
-              {(field) => <Input {...field} type="datetime-local" value={form.scheduleAt} onChange={(event) => update('scheduleAt', event.target.value)} />}
-            </Field>
-            <Button variant="outline" onClick={() => void save('scheduled')} disabled={busy !== null}>
-              {busy === 'scheduled' ? 'Scheduling...' : 'Schedule'}
-            </Button>
-          </fieldset>
+          {(actions.includes('schedule') || actions.includes('reschedule')) && (
+            <fieldset className="space-y-2 rounded-lg border border-border p-4">
+              <legend className="px-1 font-semibold">Schedule</legend>
+              <Field label="Publish at" error={scheduleError ?? undefined}>
+                {(field) => <Input {...field} type="datetime-local" value={form.scheduleAt} onChange={(event) => update('scheduleAt', event.target.value)} />}
+              </Field>
+              {actionButton(actions.includes('schedule') ? 'schedule' : 'reschedule', 'outline')}
+            </fieldset>
+          )}
+          {post && <RevisionHistory post={post} dirty={dirty} onRestored={() => {
+                clearAutosave(localStorage, storageKey);
+                leave(window.location.href);
+              }} />}
         </div>
         <Card aria-labelledby="preview-heading">
           <h3 id="preview-heading" className="font-semibold text-muted-foreground">
@@ -341,16 +449,22 @@ function PostEditor({ access, post }: { access: BackOfficeAccess; post: AdminPos
         </Card>
       </div>
       <ConfirmDialog
-        open={leaving}
+        open={leavingTo !== null}
         title="Unsaved changes"
-        description="You have unsaved changes. Leave without saving?"
+        description="You have unsaved changes. Leave without saving? They stay in this browser until you discard them."
         confirmLabel="Leave"
         destructive
-        onConfirm={() => {
-          leaveConfirmed.current = true;
-          window.location.assign(LIST_PATH);
-        }}
-        onCancel={() => setLeaving(false)}
+        onConfirm={() => leave(leavingTo ?? LIST_PATH)}
+        onCancel={() => setLeavingTo(null)}
+      />
+      <ConfirmDialog
+        open={confirming === 'unpublish'}
+        title="Unpublish this post?"
+        description="It leaves the site at the next build and stays here as a draft. You can publish it again at any time."
+        confirmLabel="Unpublish"
+        destructive
+        onConfirm={() => void run('unpublish')}
+        onCancel={() => setConfirming(null)}
       />
     </form>
   );

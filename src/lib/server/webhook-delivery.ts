@@ -1,15 +1,15 @@
 /**
  * Receiving one writing-tool delivery for an organization. The public webhook first asks who the token
  * belongs to (`webhookOrganizationId`: one lookup, nothing written) and reads the body only for a known
- * token. Then the JavaScript part (render Markdown, sanitize the HTML, derive the slug and reading time)
+ * token. Then the JavaScript part (shape the body with post-content.ts: the author's Markdown or HTML kept,
+ * the sanitized HTML and reading time derived; derive the slug)
  * and ONE call to Postgres, `receive_webhook_delivery`, which checks the token again, upserts the post,
  * records the delivery and requests the rebuild in one transaction (one round trip keeps a delivery fast).
  * Shared by the public webhook (token in the URL) and the back office's test form (admin verified,
  * organization by id), so a test delivery takes exactly the path a real one takes.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { readingTimeMinutes } from '../reading-time.ts';
-import { sanitizeArticleHtml } from '../sanitize-html.ts';
+import { shapePostContent, type PostContent } from '../post-content.ts';
 import { postSlug, slugify } from '../slug.ts';
 import type { WebhookPayload } from '../../schemas/webhook.ts';
 import { HttpError, InternalError } from './http.ts';
@@ -107,35 +107,32 @@ export async function receiveDelivery(
 type PostFields = Record<`p_${string}`, string | number | string[] | null>;
 
 async function postFields(payload: WebhookPayload, slug: string): Promise<PostFields> {
-  const content = await articleHtml(payload);
+  const body = await articleContent(payload);
   return {
     p_title: payload.title,
-    p_content: content,
+    p_content: body.content,
+    p_content_source: body.content_source,
+    p_content_format: body.content_format,
     p_excerpt: payload.excerpt ?? null,
     p_category_name: payload.category ?? null,
     p_category_slug: payload.category ? slugify(payload.category) || `category-${slug}` : null,
     p_tags: payload.tags?.length ? payload.tags : null,
     p_featured_image_url: payload.image_url ?? null,
-    p_reading_time: readingTimeMinutes(content),
+    p_reading_time: body.reading_time,
     p_note: payload.image_base64 ? 'image_base64 ignored: inline images are not stored, send image_url' : null,
   };
 }
 
 /**
- * The sanitized article HTML: the html field, else the rendered markdown. The Markdown renderer is loaded
- * only for a Markdown delivery: ZimmWriter sends HTML by default, and every module a cold function
- * instance imports (netlify-cli: every invocation) adds to the delivery's time.
+ * The post body from the delivery: the Markdown when it was sent (it is what the author wrote; the HTML is
+ * derived from it), else the HTML, kept as the post's HTML source.
  */
-async function articleHtml(payload: WebhookPayload): Promise<string> {
-  const html = payload.html?.trim() ? payload.html : await renderMarkdown(payload.markdown ?? '');
-  const clean = sanitizeArticleHtml(html);
-  if (!clean) throw new DeliveryProblem(422, 'Invalid payload', [{ path: 'html', message: 'No content is left after removing unsafe markup' }]);
-  return clean;
-}
-
-async function renderMarkdown(markdown: string): Promise<string> {
-  const { marked } = await import('marked');
-  return marked.parse(markdown, { async: false }) as string;
+async function articleContent(payload: WebhookPayload): Promise<PostContent> {
+  const markdown = payload.markdown?.trim() ? payload.markdown : undefined;
+  const body = await shapePostContent(markdown ?? payload.html ?? '', markdown !== undefined ? 'markdown' : 'html');
+  const field = markdown !== undefined ? 'markdown' : 'html';
+  if (!body.content) throw new DeliveryProblem(422, 'Invalid payload', [{ path: field, message: 'No content is left after removing unsafe markup' }]);
+  return body;
 }
 
 /** A refusal as the delivery log shows it: the message and any field problems, or a failure with its reference. */

@@ -40,6 +40,8 @@ export interface TestBackendOptions {
   config?: string;
   /** Extra environment for the instance's process (SITE_URL, ADDITIONAL_REDIRECT_URLS). */
   env?: Record<string, string>;
+  /** Only the migrations in this folder, and no seed (`--migrations`): to test a migration on older rows. */
+  migrations?: string;
 }
 
 /** Starts a fresh instance through the CLI (`start`), as the test suites will. */
@@ -53,7 +55,8 @@ export function startTestBackend(options: TestBackendOptions = {}): TestBackend 
     return { status: run.status ?? 1, stdout: run.stdout, stderr: run.stderr };
   };
   const config = options.config ? ['--config', options.config] : [];
-  const started = cli('start', '--api-port', String(apiPort), '--db-port', String(dbPort), ...config);
+  const migrations = options.migrations ? ['--migrations', options.migrations] : [];
+  const started = cli('start', '--api-port', String(apiPort), '--db-port', String(dbPort), ...config, ...migrations);
   if (started.status !== 0) {
     cli('stop');
     rmSync(dataDir, { recursive: true, force: true });

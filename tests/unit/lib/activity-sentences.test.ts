@@ -24,10 +24,11 @@ describe('activitySentence', () => {
     ['password_changed', {}, 'Alex Morgan changed their password'],
     ['session_terminated', { resource_type: 'session', resource_id: 's1', details: { user_id: JORDAN } }, "Alex Morgan ended Jordan Lee's session"],
     ['post_created', post, 'Alex Morgan created the post "Hello World"'],
-    ['post_updated', post, 'Alex Morgan updated the post "Hello World"'],
+    ['post_updated', { ...post, details: { ...post.details, fields: ['title', 'meta_description'] } }, 'Alex Morgan updated the post "Hello World" (title, meta description)'],
     ['post_published', post, 'Alex Morgan published the post "Hello World"'],
     ['post_unpublished', post, 'Alex Morgan unpublished the post "Hello World"'],
-    ['post_scheduled', post, 'Alex Morgan scheduled the post "Hello World"'],
+    ['post_scheduled', { ...post, details: { ...post.details, published_at: '2026-12-01T14:00:00+00:00' } }, 'Alex Morgan scheduled the post "Hello World" for Dec 1, 2026, 2:00 PM UTC'],
+    ['post_schedule_cancelled', post, 'Alex Morgan cancelled the schedule of the post "Hello World"'],
     ['post_restored', post, 'Alex Morgan restored the post "Hello World"'],
     ['post_deleted', post, 'Alex Morgan deleted the post "Hello World"'],
     ['categories_changed', {}, 'Alex Morgan changed the blog categories'],
@@ -54,6 +55,13 @@ describe('activitySentence', () => {
 
   it('has a test case for every action it describes, and describes every case', () => {
     expect(cases.map(([action]) => action).sort()).toEqual([...DESCRIBED_ACTIONS].sort());
+  });
+
+  it('names the writing tool and the scheduler for what the database logged on their behalf', () => {
+    const byService = (via: string) => entry('post_published', { user_id: null, profiles: null, ...post, details: { ...post.details, via } });
+    expect(activitySentence(byService('webhook'), people)).toBe('ZimmWriter published the post "Hello World"');
+    expect(activitySentence(byService('schedule'), people)).toBe('The scheduler published the post "Hello World"');
+    expect(activitySentence(entry('post_deleted', { user_id: null, profiles: null, ...post }), people)).toBe('Someone deleted the post "Hello World"');
   });
 
   it('reads an unknown action from its code', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PostInputSchema, PostTagsSchema } from '../../../src/schemas/post.ts';
 
-const base = { title: 'A title', slug: 'a-title', content: '<p>Hello</p>' };
+const base = { title: 'A title', slug: 'a-title', content_source: '# Hello\n', content_format: 'markdown' };
 
 describe('PostInputSchema', () => {
   it('defaults to draft and stores empty optional fields as null', () => {
@@ -11,7 +11,8 @@ describe('PostInputSchema', () => {
 
   it.each([
     ['blank title', { ...base, title: '   ' }],
-    ['blank content', { ...base, content: ' ' }],
+    ['blank content', { ...base, content_source: ' \n ' }],
+    ['unknown content format', { ...base, content_format: 'docx' }],
     ['bad slug', { ...base, slug: 'Not A Slug' }],
     ['unknown status', { ...base, status: 'archived' }],
     ['published without date', { ...base, status: 'published' }],
@@ -20,14 +21,18 @@ describe('PostInputSchema', () => {
     expect(PostInputSchema.safeParse(input).success).toBe(false);
   });
 
+  it('keeps the source exactly as written (no trimming)', () => {
+    expect(PostInputSchema.parse({ ...base, content_source: '  indented code\n\n' }).content_source).toBe('  indented code\n\n');
+  });
+
   it('accepts a published post with its date', () => {
     expect(PostInputSchema.safeParse({ ...base, status: 'published', published_at: '2026-10-01T12:00:00Z' }).success).toBe(true);
   });
 });
 
 describe('PostTagsSchema', () => {
-  it('trims and drops duplicates', () => {
-    expect(PostTagsSchema.parse([' SEO ', 'SEO', 'PPC'])).toEqual(['SEO', 'PPC']);
+  it('trims and drops duplicates, ignoring case: the first spelling stays', () => {
+    expect(PostTagsSchema.parse([' SEO ', 'SEO', 'PPC', 'seo', 'Seo'])).toEqual(['SEO', 'PPC']);
   });
   it('refuses more than 20 tags and over-long tags', () => {
     expect(PostTagsSchema.safeParse(Array.from({ length: 21 }, (_, i) => `t${i}`)).success).toBe(false);

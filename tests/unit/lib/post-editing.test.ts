@@ -1,0 +1,131 @@
+/**
+ * The editor's pure parts: the shaping of a body (the same call the webhook makes), the publish actions per
+ * status with their messages, the validate and shape steps of a save, the local autosave, and how the
+ * revision history names who did what.
+ */
+import { describe, expect, it } from 'vitest';
+import { EMPTY_CONTENT_MESSAGE, PostSaveError, shapePost, validatePost, type PostDraft } from '../../../src/lib/admin-posts.ts';
+import { actionMessage, actionsFor, publicationFor, SCHEDULE_TIME_MESSAGE } from '../../../src/lib/post-actions.ts';
+import { autosaveKey, clearAutosave, readAutosave, writeAutosave } from '../../../src/lib/post-autosave.ts';
+import { shapePostContent } from '../../../src/lib/post-content.ts';
+import { revisionAuthor, revisionChanges } from '../../../src/lib/post-revisions.ts';
+
+const draft: PostDraft = {
+  title: ' A post ',
+  slug: 'a-post',
+  excerpt: '',
+  content_source: '## Heading\n\n- a\n- b\n\n[link](https://example.com) `code`\n',
+  content_format: 'markdown',
+  status: 'draft',
+  category_id: '',
+  tags: ['SEO', 'seo'],
+  featured_image_url: '',
+  meta_title: '',
+  meta_description: '',
+  published_at: null,
+};
+
+describe('shapePostContent', () => {
+  it('keeps Markdown as written and derives sanitized HTML and the reading time', async () => {
+    const shaped = await shapePostContent('# Title\n\n<img src=x onerror=alert(1)> **bold**\n', 'markdown');
+    expect(shaped).toEqual({
+      content_source: '# Title\n\n<img src=x onerror=alert(1)> **bold**\n',
+      content_format: 'markdown',
+      content: '<h1>Title</h1>\n<p><img src="x" /> <strong>bold</strong></p>',
+      reading_time: 1,
+    });
+  });
+
+  it('keeps HTML as HTML (no Markdown rendering of it) and counts minutes rounding up', async () => {
+    const html = `<p>${'word '.repeat(401)}</p>\n\n    not code`;
+    const shaped = await shapePostContent(html, 'html');
+    expect(shaped.content_source).toBe(html);
+    expect(shaped.content).not.toContain('<pre>');
+    expect(shaped.reading_time).toBe(3);
+  });
+});
+
+describe('the save steps', () => {
+  it('validate: trims, drops case-insensitive duplicate tags, nulls empty fields', () => {
+    expect(validatePost(draft)).toMatchObject({ title: 'A post', tags: ['SEO'], excerpt: null, category_id: null });
+  });
+
+  it('validate: refuses with every problem in one message', () => {
+    expect(() => validatePost({ ...draft, title: ' ', slug: 'Bad Slug' })).toThrow(PostSaveError);
+    expect(() => validatePost({ ...draft, status: 'published' })).toThrow('Published and scheduled posts need a publication date');
+  });
+
+  it('shape: the HTML, source and reading time, or a clear refusal when nothing safe is left', async () => {
+    const row = await shapePost(validatePost(draft));
+    expect(row).toMatchObject({ content_source: draft.content_source, content_format: 'markdown', reading_time: 1, published_at: null });
+    expect(row.content).toContain('<h2>Heading</h2>');
+    await expect(shapePost(validatePost({ ...draft, content_source: '<script>x</script>', content_format: 'html' }))).rejects.toThrow(EMPTY_CONTENT_MESSAGE);
+  });
+});
+
+describe('publish actions', () => {
+  const now = new Date('2026-11-23T12:00:00Z');
+
+  it('offers what each status needs', () => {
+    expect(actionsFor(null)).toEqual(['save-draft', 'publish', 'schedule']);
+    expect(actionsFor('draft')).toEqual(['save-draft', 'publish', 'schedule']);
+    expect(actionsFor('published')).toEqual(['update', 'unpublish']);
+    expect(actionsFor('scheduled')).toEqual(['update', 'reschedule', 'cancel-schedule']);
+  });
+
+  it('Update keeps a published post published at its original time, and a scheduled one scheduled', () => {
+    const published = { status: 'published' as const, published_at: '2026-10-01T09:00:00.000Z' };
+    expect(publicationFor('update', published, '', now)).toEqual(published);
+    const scheduled = { status: 'scheduled' as const, published_at: '2026-12-01T09:00:00.000Z' };
+    expect(publicationFor('update', scheduled, '', now)).toEqual(scheduled);
+  });
+
+  it('Unpublish and Cancel schedule make a draft; Publish goes live now', () => {
+    expect(publicationFor('unpublish', { status: 'published', published_at: now.toISOString() }, '', now)).toEqual({ status: 'draft', published_at: null });
+    expect(publicationFor('cancel-schedule', { status: 'scheduled', published_at: now.toISOString() }, '', now)).toEqual({ status: 'draft', published_at: null });
+    expect(publicationFor('publish', null, '', now)).toEqual({ status: 'published', published_at: now.toISOString() });
+  });
+
+  it('Schedule and Reschedule need a time in the future', () => {
+    expect(publicationFor('schedule', null, '', now)).toEqual({ error: SCHEDULE_TIME_MESSAGE });
+    expect(publicationFor('reschedule', null, '2026-11-23T11:00', now)).toEqual({ error: SCHEDULE_TIME_MESSAGE });
+    expect(publicationFor('schedule', null, '2030-01-01T10:00', now)).toEqual({ status: 'scheduled', published_at: new Date('2030-01-01T10:00').toISOString() });
+  });
+
+  it('ends each action with its own message', () => {
+    const published = { status: 'published' as const, published_at: '2026-10-01T09:00:00Z' };
+    expect(actionMessage('save-draft', { status: 'draft', published_at: null })).toBe('Post saved successfully!');
+    expect(actionMessage('publish', published)).toBe('Post published successfully!');
+    expect(actionMessage('update', published)).toBe('Post updated successfully!');
+    expect(actionMessage('unpublish', { status: 'draft', published_at: null })).toBe('Post unpublished. It leaves the site at the next build.');
+    expect(actionMessage('cancel-schedule', { status: 'draft', published_at: null })).toBe('Schedule cancelled. The post is a draft again.');
+    expect(actionMessage('schedule', { status: 'scheduled', published_at: '2030-01-01T10:00:00Z' })).toMatch(/^Post scheduled for Jan 1, 2030, \d{1,2}:\d{2} [AP]M\.$/);
+  });
+});
+
+describe('local autosave', () => {
+  it('keeps, reads back and clears a form per organization and post', () => {
+    const storage = new Map<string, string>();
+    const store = { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => void storage.set(k, v), removeItem: (k: string) => void storage.delete(k) };
+    const key = autosaveKey('org-1', null);
+    expect(key).toBe('postDraft:org-1:new');
+    expect(readAutosave(store, key)).toBeNull();
+    writeAutosave(store, key, { title: 'Kept' }, new Date('2026-11-23T12:00:00Z'));
+    expect(readAutosave(store, key)).toEqual({ savedAt: '2026-11-23T12:00:00.000Z', form: { title: 'Kept' } });
+    storage.set(key, '{not json');
+    expect(readAutosave(store, key)).toBeNull();
+    clearAutosave(store, key);
+    expect(storage.has(key)).toBe(false);
+  });
+});
+
+describe('revision history wording', () => {
+  it('names the editor, the writing tool or the system, and what changed', () => {
+    expect(revisionAuthor({ source: 'editor', editor: { full_name: 'Jordan Lee', email: 'j@example.com' } })).toBe('Jordan Lee');
+    expect(revisionAuthor({ source: 'webhook', editor: null })).toBe('ZimmWriter');
+    expect(revisionAuthor({ source: 'editor', editor: null })).toBe('A former member');
+    expect(revisionChanges({ source: 'editor', changed_fields: [] })).toBe('Created');
+    expect(revisionChanges({ source: 'editor', changed_fields: ['title', 'meta_title'] })).toBe('Changed title, meta title');
+    expect(revisionChanges({ source: 'restore', changed_fields: ['title'] })).toBe('Restored an earlier version');
+  });
+});
