@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import PostArticle from '../../components/blog/PostArticle';
 import { readingTimeMinutes } from '../../lib/reading-time';
 
@@ -16,16 +17,17 @@ export interface PostPreviewProps {
   categoryName: string | null;
   tags: readonly string[] | null;
   authorName: string | null;
-  /** ISO date visitors will see: the publication time, else the creation time (now, for a new post). */
-  date: string;
+  /** Date visitors will see: the publication time, else the creation time; null (a post not saved yet) shows today. */
+  date: string | null;
 }
 
 /**
  * A post rendered exactly as its public page renders it (PostArticle, the article typography of article.css),
  * with the reading time the save will store (readingTimeMinutes, the one rule). The category badge is not a
- * link here: the back office knows the category's name, not its page's slug.
+ * link here: the back office knows the category's name, not its page's slug. Memoized: the editor re-renders
+ * on every keystroke in any field (SEO, schedule, ...); this renders again only when one of its props changes.
  */
-export default function PostPreview({ title, excerpt, html, featuredImageUrl, categoryName, tags, authorName, date }: PostPreviewProps) {
+function PostPreview({ title, excerpt, html, featuredImageUrl, categoryName, tags, authorName, date }: PostPreviewProps) {
   return (
     <PostArticle
       post={{
@@ -36,7 +38,7 @@ export default function PostPreview({ title, excerpt, html, featuredImageUrl, ca
         categoryName: categoryName ?? UNCATEGORIZED,
         categorySlug: null,
         hasCategory: categoryName !== null,
-        date,
+        date: new Date(date ?? Date.now()).toISOString(),
         readTime: readingTimeMinutes(html),
         authorName: authorName?.trim() || UNKNOWN_AUTHOR,
         tags: [...(tags ?? [])],
@@ -44,3 +46,5 @@ export default function PostPreview({ title, excerpt, html, featuredImageUrl, ca
     />
   );
 }
+
+export default memo(PostPreview);

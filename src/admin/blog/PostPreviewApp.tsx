@@ -58,7 +58,7 @@ function Preview({ access }: { access: BackOfficeAccess }) {
             categoryName={post.category?.name ?? null}
             tags={post.tags}
             authorName={post.author?.full_name ?? null}
-            date={new Date(post.published_at ?? post.created_at).toISOString()}
+            date={post.published_at ?? post.created_at}
           />
         </div>
       )}

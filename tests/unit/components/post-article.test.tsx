@@ -91,6 +91,11 @@ describe('PostPreview', () => {
     expect(image).not.toContain('data-fallback');
   });
 
+  it('dates a post not saved yet today', () => {
+    const today = new Date().toISOString().slice(0, 10);
+    expect(render(<PostPreview {...PREVIEW} date={null} />)).toMatch(new RegExp(`<time dateTime="${today}T[^"]+">`));
+  });
+
   it("uses the public page's defaults for a post without category, author, excerpt, title or tags", () => {
     const bare = render(<PostPreview {...PREVIEW} title="" excerpt={null} categoryName={null} authorName="  " tags={null} />);
     expect(bare).toMatch(/<h1 [^>]*>Untitled<\/h1><div class="article-body/);
