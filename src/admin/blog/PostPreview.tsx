@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useState } from 'react';
 import PostArticle from '../../components/blog/PostArticle';
 import { readingTimeMinutes } from '../../lib/reading-time';
 
@@ -28,6 +28,7 @@ export interface PostPreviewProps {
  * on every keystroke in any field (SEO, schedule, ...); this renders again only when one of its props changes.
  */
 function PostPreview({ title, excerpt, html, featuredImageUrl, categoryName, tags, authorName, date }: PostPreviewProps) {
+  const [today] = useState(() => new Date().toISOString());
   return (
     <PostArticle
       post={{
@@ -38,7 +39,7 @@ function PostPreview({ title, excerpt, html, featuredImageUrl, categoryName, tag
         categoryName: categoryName ?? UNCATEGORIZED,
         categorySlug: null,
         hasCategory: categoryName !== null,
-        date: new Date(date ?? Date.now()).toISOString(),
+        date: date ? new Date(date).toISOString() : today,
         readTime: readingTimeMinutes(html),
         authorName: authorName?.trim() || UNKNOWN_AUTHOR,
         tags: [...(tags ?? [])],
