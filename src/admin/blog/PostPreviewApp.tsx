@@ -5,10 +5,13 @@ import BackOfficeShell from '../BackOfficeShell';
 import { ErrorState } from '../components/ui/EmptyState';
 import { Skeleton } from '../components/ui/Skeleton';
 import type { BackOfficeAccess } from '../use-back-office-access';
-import PostBody from './PostBody';
+import PostPreview from './PostPreview';
 import StatusBadge from './StatusBadge';
 
-/** /admin/blog/preview/{id}: a post of the managed organization rendered like its public page, for members only. */
+/**
+ * /admin/blog/preview/{id}: a post of the managed organization rendered as its public page renders it (the same
+ * PostArticle, in a column as wide as the post page's), for members only.
+ */
 export default function PostPreviewApp() {
   return <BackOfficeShell title="Blog Management">{(access) => <Preview access={access} />}</BackOfficeShell>;
 }
@@ -28,7 +31,7 @@ function Preview({ access }: { access: BackOfficeAccess }) {
   }, [id, access.organization.id]);
   return (
     <>
-      <nav aria-label="Preview" className="mx-auto mb-6 flex max-w-3xl flex-wrap items-center gap-3 text-sm">
+      <nav aria-label="Preview" className="mx-auto mb-6 flex max-w-[49.5rem] flex-wrap items-center gap-3 text-sm">
         <a href="/admin/blog" className="rounded-md border border-border px-3 py-2 font-medium hover:bg-muted">
           ← Back to posts
         </a>
@@ -43,14 +46,21 @@ function Preview({ access }: { access: BackOfficeAccess }) {
       ) : !post ? (
         <Skeleton rows={4} label="Loading post..." />
       ) : (
-        <article className="mx-auto max-w-3xl">
-          <p className="flex items-center gap-2 text-sm text-muted-foreground">
+        <div className="mx-auto max-w-[49.5rem]">
+          <p className="mb-4 flex items-center gap-2 text-sm text-muted-foreground">
             Preview <StatusBadge status={post.status} />
           </p>
-          <h1 className="mt-4 text-4xl font-bold">{post.title}</h1>
-          {post.excerpt && <p className="mt-4 text-lg text-muted-foreground">{post.excerpt}</p>}
-          <PostBody html={post.content} />
-        </article>
+          <PostPreview
+            title={post.title}
+            excerpt={post.excerpt}
+            html={post.content}
+            featuredImageUrl={post.featured_image_url}
+            categoryName={post.category?.name ?? null}
+            tags={post.tags}
+            authorName={post.author?.full_name ?? null}
+            date={post.published_at ?? post.created_at}
+          />
+        </div>
       )}
     </>
   );

@@ -10,7 +10,7 @@ interface Props {
 }
 
 /** A failed featured image falls back to the placeholder once (the same rule as image-fallback.ts). */
-function showPlaceholder(event: SyntheticEvent<HTMLImageElement>) {
+export function showPlaceholder(event: SyntheticEvent<HTMLImageElement>) {
   const img = event.currentTarget;
   if (img.dataset.fallbackTried === 'true') return;
   img.dataset.fallbackTried = 'true';

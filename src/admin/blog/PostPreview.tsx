@@ -1,0 +1,51 @@
+import { memo, useState } from 'react';
+import PostArticle from '../../components/blog/PostArticle';
+import { readingTimeMinutes } from '../../lib/reading-time';
+
+/** The public page's labels for a post without a category or author (UNCATEGORIZED, UNKNOWN_AUTHOR of src/lib/posts.ts, which the browser must not import). */
+const UNCATEGORIZED = 'Uncategorized';
+const UNKNOWN_AUTHOR = 'Unknown Author';
+
+/** A post as the back office has it: a stored row (the preview page) or the editor's unsaved form. */
+export interface PostPreviewProps {
+  title: string;
+  excerpt: string | null;
+  /** The article HTML (rendered from the author's source); sanitized where PostArticle renders it. */
+  html: string;
+  featuredImageUrl: string | null;
+  /** Null for an uncategorized post. */
+  categoryName: string | null;
+  tags: readonly string[] | null;
+  authorName: string | null;
+  /** Date visitors will see: the publication time, else the creation time; null (a post not saved yet) shows today. */
+  date: string | null;
+}
+
+/**
+ * A post rendered exactly as its public page renders it (PostArticle, the article typography of article.css),
+ * with the reading time the save will store (readingTimeMinutes, the one rule). The category badge is not a
+ * link here: the back office knows the category's name, not its page's slug. Memoized: the editor re-renders
+ * on every keystroke in any field (SEO, schedule, ...); this renders again only when one of its props changes.
+ */
+function PostPreview({ title, excerpt, html, featuredImageUrl, categoryName, tags, authorName, date }: PostPreviewProps) {
+  const [today] = useState(() => new Date().toISOString());
+  return (
+    <PostArticle
+      post={{
+        title: title.trim() || 'Untitled',
+        excerpt: excerpt ?? '',
+        html,
+        featuredImageUrl: featuredImageUrl || null,
+        categoryName: categoryName ?? UNCATEGORIZED,
+        categorySlug: null,
+        hasCategory: categoryName !== null,
+        date: date ? new Date(date).toISOString() : today,
+        readTime: readingTimeMinutes(html),
+        authorName: authorName?.trim() || UNKNOWN_AUTHOR,
+        tags: [...(tags ?? [])],
+      }}
+    />
+  );
+}
+
+export default memo(PostPreview);

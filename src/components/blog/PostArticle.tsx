@@ -1,0 +1,113 @@
+import type { ReactNode } from 'react';
+import { categoryPath, tagPath, tagSlug } from '../../lib/blog-urls';
+import { stockPhotoSrcset, stockPhotoUrl } from '../../lib/images';
+import { formatPostDate, PLACEHOLDER_IMAGE, type PostCardData } from '../../lib/post-display';
+import { sanitizeArticleHtml } from '../../lib/sanitize-html';
+import { showPlaceholder } from './PostCard';
+
+/** What the article shows: the public page's post, the admin preview's and the editor's draft alike. */
+export interface PostArticleData {
+  title: string;
+  /** Shown under the title when not blank. */
+  excerpt: string;
+  /** Article HTML from anywhere: sanitized here, where it is rendered. */
+  html: string;
+  /** The featured image's URL; null (or anything that is not an http(s) URL) shows the placeholder. */
+  featuredImageUrl: string | null;
+  categoryName: string;
+  /** The category page's slug; null for an uncategorized post, or when the slug is not known (a preview). */
+  categorySlug: string | null;
+  /** Whether the post has a category: an uncategorized post's badge is grey, a category's is the primary colour. */
+  hasCategory: boolean;
+  /** ISO date shown on the post. */
+  date: string;
+  readTime: number;
+  authorName: string;
+  tags: string[];
+}
+
+interface Props {
+  post: PostArticleData;
+  /**
+   * The post's card as Pagefind metadata: marks the article as the page's search body (the public page only,
+   * so search results carry the card's data).
+   */
+  searchCard?: PostCardData;
+  /** Shown at the end of the tags row (the public page's Share button). */
+  actions?: ReactNode;
+}
+
+/** The featured image at 1200px with its width variants, or the placeholder when there is no usable URL. */
+function featuredImage(url: string | null): { src: string; srcSet?: string; fallback?: string } {
+  if (url && /^https?:\/\/\S+$/i.test(url) && URL.canParse(url)) {
+    return { src: stockPhotoUrl(url, 1200), srcSet: stockPhotoSrcset(url), fallback: PLACEHOLDER_IMAGE };
+  }
+  return { src: PLACEHOLDER_IMAGE };
+}
+
+/**
+ * A post as visitors read it: featured image, meta line (category, date, reading time, author), title,
+ * excerpt, the sanitized body (typography in src/styles/article.css) and the tag chips. The one article of the
+ * public post page, the admin preview and the editor's live preview, so a preview is the published result. A
+ * React component without state or effects: the post page renders it to static HTML with no client directive
+ * (no JavaScript), the back office renders it in the browser.
+ */
+export default function PostArticle({ post, searchCard, actions }: Props) {
+  const image = featuredImage(post.featuredImageUrl);
+  const tags = post.tags.filter((tag) => tagSlug(tag) !== '');
+  const search = searchCard ? { 'data-pagefind-body': '', 'data-pagefind-meta': 'card[data-card]', 'data-card': JSON.stringify(searchCard) } : {};
+  const categoryBadge = 'rounded-full px-3 py-1 font-semibold';
+  return (
+    <>
+      <article {...search}>
+        <img
+          src={image.src}
+          srcSet={image.srcSet}
+          sizes="(min-width: 1024px) 720px, 100vw"
+          alt=""
+          width={1200}
+          height={675}
+          fetchPriority="high"
+          decoding="async"
+          data-fallback={image.fallback}
+          onError={image.fallback ? showPlaceholder : undefined}
+          className="aspect-video h-auto w-full rounded-2xl bg-muted object-cover"
+          data-pagefind-ignore=""
+        />
+        <div className="mt-6 flex flex-wrap items-center gap-x-4 gap-y-2 text-sm text-muted-foreground" data-pagefind-ignore="">
+          {post.categorySlug ? (
+            <a href={categoryPath(post.categorySlug)} className={`${categoryBadge} bg-primary/10 text-primary hover:underline`}>
+              {post.categoryName}
+            </a>
+          ) : (
+            <span className={post.hasCategory ? `${categoryBadge} bg-primary/10 text-primary` : `${categoryBadge} bg-muted`}>{post.categoryName}</span>
+          )}
+          <time dateTime={post.date}>{formatPostDate(post.date)}</time>
+          <span>{post.readTime} min read</span>
+          <span>By {post.authorName}</span>
+        </div>
+        <h1 className="mt-4 text-3xl font-extrabold tracking-tight md:text-5xl" data-pagefind-meta="title">
+          {post.title}
+        </h1>
+        {post.excerpt.trim() && <p className="mt-4 text-xl text-muted-foreground">{post.excerpt}</p>}
+        <div className="article-body mt-8" data-testid="post-body" dangerouslySetInnerHTML={{ __html: sanitizeArticleHtml(post.html) }} />
+      </article>
+      {(tags.length > 0 || actions) && (
+        <div className="mt-10 flex flex-wrap items-center justify-between gap-4 border-t border-border pt-6">
+          {tags.length > 0 && (
+            <ul className="flex flex-wrap gap-2" aria-label="Tags">
+              {tags.map((tag) => (
+                <li key={tag}>
+                  <a href={tagPath(tag)} className="inline-block rounded-full border border-border px-3 py-1 text-sm hover:bg-muted">
+                    {`#${tag}`}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+          {actions}
+        </div>
+      )}
+    </>
+  );
+}
