@@ -42,10 +42,26 @@ class Sentence {
     return this.entry.details ?? {};
   }
 
-  /** The actor: full name, else e-mail, else a neutral word (a deleted account leaves user_id null). */
+  /**
+   * The actor: full name, else e-mail, else 'The server' for the database's own entries about server work
+   * (details.by_server: the webhook creating a category), else a neutral word (a deleted account leaves
+   * user_id null).
+   */
   get actor(): string {
     const known = this.entry.user_id ? this.people.get(this.entry.user_id) : undefined;
-    return personName(this.entry.profiles) ?? personName(known) ?? 'Someone';
+    return personName(this.entry.profiles) ?? personName(known) ?? (this.details.by_server === true ? 'The server' : 'Someone');
+  }
+
+  /** A recorded name in quotes ("SEO"), or the fallback when it was not recorded. */
+  quoted(key: string, fallback: string): string {
+    const value = text(this.details[key]);
+    return value ? `"${value}"` : fallback;
+  }
+
+  /** " (3 posts moved)" style suffix from details.post_count; empty when not recorded. */
+  postCount(what: string): string {
+    const count = this.details.post_count;
+    return typeof count === 'number' ? ` (${count} ${count === 1 ? 'post' : 'posts'} ${what})` : '';
   }
 
   /** The user the entry is about: resource_id when resource_type is 'user', else details.user_id. */
@@ -123,6 +139,13 @@ const SENTENCES: Record<string, (s: Sentence, action: string) => string> = {
   post_scheduled: (s) => `${s.actor} scheduled ${s.post}`,
   post_restored: (s) => `${s.actor} restored ${s.post}`,
   post_deleted: (s) => `${s.actor} deleted ${s.post}`,
+  category_created: (s) => `${s.actor} created the blog category ${s.quoted('name', 'a category')}`,
+  category_renamed: (s) => `${s.actor} renamed the blog category ${s.quoted('old_name', 'a category')} to ${s.quoted('new_name', 'a new name')}`,
+  categories_merged: (s) =>
+    `${s.actor} merged the blog category ${s.quoted('from_name', 'a category')} into ${s.quoted('to_name', 'another')}${s.postCount('moved')}`,
+  category_deleted: (s) => `${s.actor} deleted the blog category ${s.quoted('name', 'a category')}${s.postCount('moved to Uncategorized')}`,
+  tag_renamed: (s) => `${s.actor} renamed the tag ${s.quoted('from', 'a tag')} to ${s.quoted('to', 'a new name')}${s.postCount('changed')}`,
+  tags_merged: (s) => `${s.actor} merged the tag ${s.quoted('from', 'a tag')} into ${s.quoted('to', 'another')}${s.postCount('changed')}`,
   categories_changed: (s) => (text(s.details.title) ? `${s.actor} changed the categories of ${s.post}` : `${s.actor} changed the blog categories`),
 
   role_changed: roleChanged,

@@ -216,14 +216,19 @@ create policy "Anyone can read category redirects" on public.blog_category_redir
 
 -- 6. THE AUDIT ENTRY OF A CATEGORY OR TAG CHANGE
 
-/** Writes one activity entry for a taxonomy change, by the caller (null for the server and the webhook). */
+/**
+ * Writes one activity entry for a taxonomy change, by the caller; the server's own changes (the webhook
+ * creating a category) have no actor and say so with details.by_server.
+ */
 create function private.log_taxonomy_change(
   p_organization_id uuid, p_action text, p_resource_type text, p_resource_id text, p_details jsonb
 ) returns void
 language sql volatile security definer set search_path = ''
 as $$
   insert into public.user_activity_logs (user_id, organization_id, action, resource_type, resource_id, details)
-  values (private.current_active_user_id(), p_organization_id, p_action, p_resource_type, left(p_resource_id, 128), p_details)
+  select v.actor, p_organization_id, p_action, p_resource_type, left(p_resource_id, 128),
+    p_details || case when v.actor is null and private.is_service_caller() then '{"by_server": true}'::jsonb else '{}'::jsonb end
+  from (select private.current_active_user_id() as actor) v
 $$;
 revoke execute on function private.log_taxonomy_change(uuid, text, text, text, jsonb) from public, anon, authenticated;
 

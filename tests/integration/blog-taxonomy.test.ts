@@ -224,7 +224,7 @@ describe('tags are case-insensitive per organization', () => {
     const post = await postOf(result.post!.id);
     expect(post.tags).toEqual([tag, 'Other']);
     const [entry] = await auditEntries('category_created', post.category_id);
-    expect(entry).toMatchObject({ user_id: null, organization_id: SP, details: { name: `Tax ${run} Hook` } });
+    expect(entry).toMatchObject({ user_id: null, organization_id: SP, details: { name: `Tax ${run} Hook`, by_server: true } });
   });
 
   it('the migration merges existing duplicates, keeping the earliest post\'s spelling', async () => {
