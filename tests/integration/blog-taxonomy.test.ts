@@ -8,6 +8,16 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createCategory as createWithLib,
+  deleteCategory,
+  listCategories,
+  listTags,
+  mergeCategories,
+  renameCategory,
+  renameTag,
+  TAXONOMY_MESSAGES,
+} from '../../src/lib/blog-taxonomy.ts';
 import { anonClient, seed, serviceClient, signedInClient, withDatabase } from './support/db-fixtures.ts';
 
 const service = serviceClient();
@@ -31,6 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await service.from('blog_posts').delete().like('slug', `tax-${run}-%`);
   await service.from('blog_categories').delete().like('slug', `tax-${run}-%`);
+  await service.from('blog_category_redirects').delete().like('old_slug', `tax-${run}-%`);
   await service.from('blog_tags').delete().like('name', `tax-${run}-%`);
   await service.from('blog_tags').delete().like('name', `Tax-${run}-%`);
   await service.from('user_activity_logs').delete().eq('resource_type', 'blog_category').gte('created_at', startedAt);
@@ -349,5 +360,30 @@ describe('attacks through the raw API are refused and write nothing', () => {
     expect(must(await otherAdmin.from('blog_tag_counts').select('name').eq('organization_id', SP), 'tag counts')).toEqual([]);
     const counts = must(await viewer.from('blog_category_counts').select('post_count').eq('id', category).single(), 'viewer counts');
     expect(counts.post_count).toBe(1);
+  });
+});
+
+describe('the back office module (src/lib/blog-taxonomy.ts) under real sessions', () => {
+  it('lists categories with counts (default first) and tags in use, for a viewer too', async () => {
+    const categories = await listCategories(viewer, SP);
+    expect(categories[0]).toMatchObject({ name: 'Uncategorized', is_default: true });
+    expect(categories.find((category) => category.id === seed.category)?.post_count).toBeGreaterThan(0);
+    const tags = await listTags(viewer, SP);
+    expect(tags.find((tag) => tag.name === 'SEO')?.post_count).toBeGreaterThan(0);
+    expect(tags.every((tag) => tag.post_count > 0)).toBe(true);
+  });
+
+  it('creates, renames, merges and deletes with the exact refusals a person reads', async () => {
+    const fallback = await defaultCategoryOf(SP);
+    const made = await createWithLib(editor, SP, `Tax ${run} Lib`);
+    await expect(createWithLib(editor, SP, `tax ${run} lib!`)).rejects.toThrow(TAXONOMY_MESSAGES.categorySlugTaken);
+    expect(await renameCategory(editor, made.id, `Tax ${run} Lib Two`)).toEqual({ name: `Tax ${run} Lib Two`, slug: slugFor('lib-two') });
+    await expect(deleteCategory(editor, fallback.id)).rejects.toThrow(TAXONOMY_MESSAGES.defaultUndeletable);
+    await expect(mergeCategories(editor, fallback.id, made.id)).rejects.toThrow(TAXONOMY_MESSAGES.defaultUnmergeable);
+    await expect(renameCategory(viewer, made.id, 'Nope')).rejects.toThrow(TAXONOMY_MESSAGES.categoryGone);
+    await expect(deleteCategory(viewer, made.id)).rejects.toThrow(TAXONOMY_MESSAGES.notAllowed);
+    await expect(renameTag(viewer, SP, 'SEO', 'seo')).rejects.toThrow(TAXONOMY_MESSAGES.notAllowed);
+    await expect(renameTag(editor, SP, `tax-${run}-missing`, 'x')).rejects.toThrow(TAXONOMY_MESSAGES.tagNotFound);
+    expect(await mergeCategories(editor, made.id, fallback.id)).toBe(0);
   });
 });
