@@ -25,7 +25,6 @@ import { EmptyState, ErrorState } from '../components/ui/EmptyState';
 import { Field, Input } from '../components/ui/Input';
 import { Select } from '../components/ui/Select';
 import { Skeleton } from '../components/ui/Skeleton';
-import { Table, Td, Th } from '../components/ui/Table';
 import BackOfficeShell from '../BackOfficeShell';
 import type { BackOfficeAccess } from '../use-back-office-access';
 
@@ -36,6 +35,10 @@ export const REBUILD_FAILED_TOAST = {
 } as const;
 
 const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
+
+/** "Its 2 posts move to X" or "Its post moves to X"; null without posts. */
+const postsMoveTo = (count: number, where: string) =>
+  count === 0 ? null : `${count === 1 ? 'Its post moves' : `Its ${count} posts move`} to ${where}`;
 
 /** /admin/blog/categories: the organization's categories and tags (client-only island). */
 export default function TaxonomyApp() {
@@ -217,51 +220,42 @@ function CategoriesCard({
       {!categories ? (
         <Skeleton rows={4} label="Loading categories..." />
       ) : (
-        <Table>
-          <caption className="sr-only">Categories</caption>
-          <thead>
-            <tr>
-              <Th>Name</Th>
-              <Th>Posts</Th>
-              {access.canEdit && <Th className="text-right">Actions</Th>}
-            </tr>
-          </thead>
-          <tbody>
-            {categories.map((category) => (
-              <tr key={category.id} data-testid="category-row">
-                <Td>
-                  <span className="font-medium">{category.name}</span>
+        <ul className="divide-y divide-border border-y border-border">
+          {categories.map((category) => (
+            <li key={category.id} data-testid="category-row" className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
+              <div className="min-w-0">
+                <p className="font-medium">
+                  {category.name}
                   {category.is_default && (
                     <Badge variant="secondary" className="ml-2">
                       Default
                     </Badge>
                   )}
-                  <span className="block text-xs text-muted-foreground">/blog/category/{category.slug}</span>
-                </Td>
-                <Td>{category.post_count}</Td>
-                {access.canEdit && (
-                  <Td>
-                    <div className="flex flex-wrap justify-end gap-1">
-                      <Button size="sm" variant="outline" onClick={() => onEdit({ kind: 'rename', category })} aria-label={`Rename ${category.name}`}>
-                        Rename
+                </p>
+                <p className="text-xs break-words text-muted-foreground">
+                  /blog/category/{category.slug} · {plural(category.post_count, 'post')}
+                </p>
+              </div>
+              {access.canEdit && (
+                <div className="flex shrink-0 flex-wrap gap-1">
+                  <Button size="sm" variant="outline" onClick={() => onEdit({ kind: 'rename', category })} aria-label={`Rename ${category.name}`}>
+                    Rename
+                  </Button>
+                  {!category.is_default && (
+                    <>
+                      <Button size="sm" variant="outline" onClick={() => onEdit({ kind: 'merge', category })} aria-label={`Merge ${category.name} into another category`}>
+                        Merge into…
                       </Button>
-                      {!category.is_default && (
-                        <>
-                          <Button size="sm" variant="outline" onClick={() => onEdit({ kind: 'merge', category })} aria-label={`Merge ${category.name} into another category`}>
-                            Merge into…
-                          </Button>
-                          <Button size="sm" variant="destructive" onClick={() => onEdit({ kind: 'delete', category })} aria-label={`Delete ${category.name}`}>
-                            Delete
-                          </Button>
-                        </>
-                      )}
-                    </div>
-                  </Td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+                      <Button size="sm" variant="destructive" onClick={() => onEdit({ kind: 'delete', category })} aria-label={`Delete ${category.name}`}>
+                        Delete
+                      </Button>
+                    </>
+                  )}
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
       )}
     </Card>
   );
@@ -276,31 +270,21 @@ function TagsCard({ access, tags, onEdit }: { access: BackOfficeAccess; tags: Ta
       ) : tags.length === 0 ? (
         <EmptyState title="No tags yet" hint="Tags added to posts appear here." />
       ) : (
-        <Table>
-          <caption className="sr-only">Tags</caption>
-          <thead>
-            <tr>
-              <Th>Tag</Th>
-              <Th>Posts</Th>
-              {access.canEdit && <Th className="text-right">Actions</Th>}
-            </tr>
-          </thead>
-          <tbody>
-            {tags.map((tag) => (
-              <tr key={tag.id} data-testid="tag-row">
-                <Td className="font-medium">{tag.name}</Td>
-                <Td>{tag.post_count}</Td>
-                {access.canEdit && (
-                  <Td className="text-right">
-                    <Button size="sm" variant="outline" onClick={() => onEdit(tag)} aria-label={`Rename or merge ${tag.name}`}>
-                      Rename / merge
-                    </Button>
-                  </Td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+        <ul className="divide-y divide-border border-y border-border">
+          {tags.map((tag) => (
+            <li key={tag.id} data-testid="tag-row" className="flex items-center justify-between gap-3 py-2">
+              <p className="min-w-0 break-words">
+                <span className="font-medium">{tag.name}</span>
+                <span className="ml-2 text-xs text-muted-foreground">{plural(tag.post_count, 'post')}</span>
+              </p>
+              {access.canEdit && (
+                <Button size="sm" variant="outline" className="shrink-0" onClick={() => onEdit(tag)} aria-label={`Rename or merge ${tag.name}`}>
+                  Rename / merge
+                </Button>
+              )}
+            </li>
+          ))}
+        </ul>
       )}
     </Card>
   );
@@ -377,7 +361,7 @@ function MergeCategoryDialog({
       open
       onClose={busy ? () => undefined : onCancel}
       title={`Merge "${category.name}"`}
-      description={`Its ${plural(category.post_count, 'post')} move to the category you choose, its address leads there, and "${category.name}" is deleted.`}
+      description={`${postsMoveTo(category.post_count, 'the category you choose') ?? 'It has no posts'}; its address will lead there, and "${category.name}" is deleted.`}
     >
       <form onSubmit={(event) => void submit(event)}>
         <Field label="Merge into">
@@ -413,7 +397,7 @@ function DeleteCategoryDialog({
     <ConfirmDialog
       open
       title="Delete category"
-      description={`Delete "${category.name}"? Its ${plural(category.post_count, 'post')} move to "${fallbackName}".`}
+      description={`Delete "${category.name}"? ${postsMoveTo(category.post_count, `"${fallbackName}"`) ?? 'It has no posts'}.`}
       confirmLabel="Delete"
       busyLabel="Deleting..."
       busy={busy}
