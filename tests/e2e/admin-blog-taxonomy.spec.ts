@@ -3,6 +3,8 @@
  * address leads to the new one) and merge two tags that differ only in more than case. A viewer sees the
  * lists without actions. Everything created here is removed afterwards.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { createUser, PASSWORD, removeUser, SCALE_PRO_ID, service } from './support/backend';
@@ -76,22 +78,22 @@ test('an editor renames a category (its old address redirects) and merges two ta
   await expect(categories.getByTestId('category-row').filter({ hasText: `${marker} Hikes` })).toContainText(`/blog/category/${marker}-hikes · 2 posts`);
 
   const tags = page.getByRole('region', { name: 'Tags' });
-  await tags.getByRole('button', { name: `Rename or merge ${marker}-walk-tag` }).click();
+  await tags.getByRole('button', { name: `Rename / merge ${marker}-walk-tag` }).click();
   const tagDialog = page.getByRole('dialog', { name: `Rename or merge "${marker}-walk-tag"` });
   await tagDialog.getByLabel('New name').fill(`${marker}-WALKING`);
   await expect(tagDialog.getByText(`Merges into "${marker}-walking" (1 post).`)).toBeVisible();
   await tagDialog.getByRole('button', { name: 'Merge' }).click();
   await expect(toastWith(page, `Tag "${marker}-walk-tag" merged into "${marker}-walking"`)).toBeVisible();
   await expect(tags.getByTestId('tag-row').filter({ hasText: `${marker}-walking` })).toContainText('2 posts');
-  await expect(tags.getByRole('button', { name: `Rename or merge ${marker}-walk-tag` })).toHaveCount(0);
+  await expect(tags.getByRole('button', { name: `Rename / merge ${marker}-walk-tag` })).toHaveCount(0);
 
   const { data: posts } = await service.from('blog_posts').select('tags').like('slug', `${marker}%`);
   expect(posts?.map((post) => post.tags)).toEqual([[`${marker}-walking`], [`${marker}-walking`]]);
 
   await rebuildPublicSite(SCALE_PRO_ID);
-  const response = await page.request.get(`/blog/category/${marker}-walks`, { maxRedirects: 0 });
-  expect(response.status()).toBe(301);
-  expect(response.headers().location).toMatch(new RegExp(`/blog/category/${marker}-hikes$`));
+  // The build leaves a forced 301 in _redirects (netlify serve reads that file only when it starts) and a
+  // page at the old address that sends the browser on.
+  expect(readFileSync(join(process.cwd(), 'dist/_redirects'), 'utf8')).toContain(`/blog/category/${marker}-walks /blog/category/${marker}-hikes 301!`);
   await page.goto(`/blog/category/${marker}-walks`);
   await expect(page).toHaveURL(new RegExp(`/blog/category/${marker}-hikes$`));
   await expect(page.getByRole('heading', { name: `${marker} Hikes Articles` })).toBeVisible();

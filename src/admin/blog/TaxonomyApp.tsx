@@ -243,8 +243,8 @@ function CategoriesCard({
                   </Button>
                   {!category.is_default && (
                     <>
-                      <Button size="sm" variant="outline" onClick={() => onEdit({ kind: 'merge', category })} aria-label={`Merge ${category.name} into another category`}>
-                        Merge into…
+                      <Button size="sm" variant="outline" onClick={() => onEdit({ kind: 'merge', category })}>
+                        Merge<span className="sr-only"> {category.name}</span> into…
                       </Button>
                       <Button size="sm" variant="destructive" onClick={() => onEdit({ kind: 'delete', category })} aria-label={`Delete ${category.name}`}>
                         Delete
@@ -278,7 +278,7 @@ function TagsCard({ access, tags, onEdit }: { access: BackOfficeAccess; tags: Ta
                 <span className="ml-2 text-xs text-muted-foreground">{plural(tag.post_count, 'post')}</span>
               </p>
               {access.canEdit && (
-                <Button size="sm" variant="outline" className="shrink-0" onClick={() => onEdit(tag)} aria-label={`Rename or merge ${tag.name}`}>
+                <Button size="sm" variant="outline" className="shrink-0" onClick={() => onEdit(tag)} aria-label={`Rename / merge ${tag.name}`}>
                   Rename / merge
                 </Button>
               )}
