@@ -43,14 +43,27 @@ class Sentence {
   }
 
   /**
-   * The actor: full name, else e-mail; the writing tool or the scheduler for what they did (the database
-   * records `via` on entries it writes for them); else a neutral word (a deleted account leaves user_id null).
+   * The actor: full name, else e-mail; for the database's entries about server work, the writing tool or the
+   * scheduler (details.via) or 'The server' (details.by_server: the webhook creating a category); else a
+   * neutral word (a deleted account leaves user_id null).
    */
   get actor(): string {
     const known = this.entry.user_id ? this.people.get(this.entry.user_id) : undefined;
     const via = this.entry.user_id ? null : text(this.details.via);
-    const service = via === 'webhook' ? 'ZimmWriter' : via === 'schedule' ? 'The scheduler' : null;
-    return personName(this.entry.profiles) ?? personName(known) ?? service ?? 'Someone';
+    const server = via === 'webhook' ? 'ZimmWriter' : via === 'schedule' ? 'The scheduler' : this.details.by_server === true ? 'The server' : null;
+    return personName(this.entry.profiles) ?? personName(known) ?? server ?? 'Someone';
+  }
+
+  /** A recorded name in quotes ("SEO"), or the fallback when it was not recorded. */
+  quoted(key: string, fallback: string): string {
+    const value = text(this.details[key]);
+    return value ? `"${value}"` : fallback;
+  }
+
+  /** " (3 posts moved)" style suffix from details.post_count; empty when not recorded. */
+  postCount(what: string): string {
+    const count = this.details.post_count;
+    return typeof count === 'number' ? ` (${count} ${count === 1 ? 'post' : 'posts'} ${what})` : '';
   }
 
   /** The user the entry is about: resource_id when resource_type is 'user', else details.user_id. */
@@ -137,6 +150,13 @@ const SENTENCES: Record<string, (s: Sentence, action: string) => string> = {
   post_schedule_cancelled: (s) => `${s.actor} cancelled the schedule of ${s.post}`,
   post_restored: (s) => `${s.actor} restored ${s.post}`,
   post_deleted: (s) => `${s.actor} deleted ${s.post}`,
+  category_created: (s) => `${s.actor} created the blog category ${s.quoted('name', 'a category')}`,
+  category_renamed: (s) => `${s.actor} renamed the blog category ${s.quoted('old_name', 'a category')} to ${s.quoted('new_name', 'a new name')}`,
+  categories_merged: (s) =>
+    `${s.actor} merged the blog category ${s.quoted('from_name', 'a category')} into ${s.quoted('to_name', 'another')}${s.postCount('moved')}`,
+  category_deleted: (s) => `${s.actor} deleted the blog category ${s.quoted('name', 'a category')}${s.postCount('moved to Uncategorized')}`,
+  tag_renamed: (s) => `${s.actor} renamed the tag ${s.quoted('from', 'a tag')} to ${s.quoted('to', 'a new name')}${s.postCount('changed')}`,
+  tags_merged: (s) => `${s.actor} merged the tag ${s.quoted('from', 'a tag')} into ${s.quoted('to', 'another')}${s.postCount('changed')}`,
   categories_changed: (s) => (text(s.details.title) ? `${s.actor} changed the categories of ${s.post}` : `${s.actor} changed the blog categories`),
 
   role_changed: roleChanged,

@@ -1,7 +1,7 @@
 /**
  * The only place the site reads blog posts and categories. The build reads one organization's published
  * posts (status published, published_at passed: the anon RLS policy says the same, the query says it too),
- * their categories, authors and old-slug redirects; maps them to display shapes with the spec's defaults;
+ * their categories, authors and old-slug redirects (of posts and of categories); maps them to display shapes with the spec's defaults;
  * and sanitizes every body again with the project's one sanitizer. An unreachable database fails the build
  * (see build-snapshot.ts for the BLOG_USE_SNAPSHOT fallback).
  */
@@ -10,6 +10,7 @@ import { z } from '../schemas/zod.ts';
 import {
   AuthorRowSchema,
   BlogRowsSchema,
+  CategoryRedirectRowSchema,
   CategoryRowSchema,
   PostRowSchema,
   RedirectRowSchema,
@@ -28,7 +29,11 @@ import { publicSupabaseConfig } from './supabase-config.ts';
 
 type Env = Record<string, string | undefined>;
 
-/** Display defaults (spec section 3); the placeholder image is PLACEHOLDER_IMAGE of post-display.ts. */
+/**
+ * Display defaults (spec section 3); the placeholder image is PLACEHOLDER_IMAGE of post-display.ts. The
+ * database now files every post under a category (its default is "Uncategorized"); UNCATEGORIZED still names
+ * posts of snapshots read before that.
+ */
 export const UNKNOWN_AUTHOR = 'Unknown Author';
 export const UNCATEGORIZED = 'Uncategorized';
 export const DEFAULT_READ_TIME = 5;
@@ -93,6 +98,8 @@ export interface Blog {
   /** By name; every category of the organization, with or without posts. */
   categories: BlogCategory[];
   redirects: BlogRedirect[];
+  /** Old slugs of renamed or merged categories and the category slug each now leads to. */
+  categoryRedirects: BlogRedirect[];
 }
 
 /** A tag with its page slug and how many posts carry it. */
@@ -163,7 +170,13 @@ export function toBlog(rows: BlogRows): Blog {
     const slug = slugById.get(post_id);
     return slug && !liveSlugs.has(old_slug) ? [{ oldSlug: old_slug, slug }] : [];
   });
-  return { organization: rows.organization, posts, categories, redirects };
+  const categorySlugById = new Map(categories.map((category) => [category.id, category.slug]));
+  const liveCategorySlugs = new Set(categorySlugById.values());
+  const categoryRedirects = rows.category_redirects.flatMap(({ old_slug, category_id }) => {
+    const slug = categorySlugById.get(category_id);
+    return slug && !liveCategorySlugs.has(old_slug) ? [{ oldSlug: old_slug, slug }] : [];
+  });
+  return { organization: rows.organization, posts, categories, redirects, categoryRedirects };
 }
 
 /** The card fields of a post. */
@@ -249,10 +262,11 @@ async function readPublishedPosts(client: SupabaseClient, url: string, organizat
 export async function readBlogRows(organization: Organization, env: Env = process.env, now = new Date()): Promise<BlogRows> {
   const { url, anonKey } = publicSupabaseConfig(env);
   const client = createClient(url, anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
-  const [categoryResult, posts, redirectResult] = await Promise.all([
+  const [categoryResult, posts, redirectResult, categoryRedirectResult] = await Promise.all([
     client.from('blog_categories').select('id, name, slug, description').eq('organization_id', organization.id),
     readPublishedPosts(client, url, organization.id, now.toISOString()),
     client.from('blog_post_redirects').select('old_slug, post_id').eq('organization_id', organization.id),
+    client.from('blog_category_redirects').select('old_slug, category_id').eq('organization_id', organization.id),
   ]);
   const authorIds = [...new Set(posts.flatMap((post) => (post.author_id ? [post.author_id] : [])))];
   const authors = authorIds.length
@@ -264,12 +278,13 @@ export async function readBlogRows(organization: Organization, env: Env = proces
     posts,
     authors: parseRows('authors', AuthorRowSchema, authors),
     redirects: parseRows('redirects', RedirectRowSchema, check('redirects', url, redirectResult)),
+    category_redirects: parseRows('category redirects', CategoryRedirectRowSchema, check('category redirects', url, categoryRedirectResult)),
   };
 }
 
 /** An organization without a database row (the synthetic fallback) has no blog: its lists are empty. */
 function emptyBlogRows(organization: Organization): BlogRows {
-  return { organization, categories: [], posts: [], authors: [], redirects: [] };
+  return { organization, categories: [], posts: [], authors: [], redirects: [], category_redirects: [] };
 }
 
 let siteBlog: Promise<Blog> | undefined;

@@ -55,6 +55,13 @@ export const RedirectRowSchema = z.object({
 });
 export type RedirectRow = z.infer<typeof RedirectRowSchema>;
 
+/** `blog_category_redirects`: the old slug of a renamed or merged category and the category it now is. */
+export const CategoryRedirectRowSchema = z.object({
+  old_slug: z.string(),
+  category_id: z.uuid(),
+});
+export type CategoryRedirectRow = z.infer<typeof CategoryRedirectRowSchema>;
+
 /** Everything the build reads for one organization's blog: what a snapshot stores. */
 export const BlogRowsSchema = z.object({
   organization: OrganizationSchema,
@@ -62,5 +69,7 @@ export const BlogRowsSchema = z.object({
   posts: z.array(PostRowSchema),
   authors: z.array(AuthorRowSchema),
   redirects: z.array(RedirectRowSchema),
+  /** Absent from snapshots written before categories could be renamed: none then. */
+  category_redirects: z.array(CategoryRedirectRowSchema).default([]),
 });
 export type BlogRows = z.infer<typeof BlogRowsSchema>;

@@ -62,8 +62,9 @@ afterAll(async () => {
 describe('saving posts', () => {
   it('creates a draft with empty optional fields stored as null', async () => {
     const post = await savePost(editor, asEditor, draft());
-    expect(post).toMatchObject({ status: 'draft', excerpt: null, category_id: null, tags: null, featured_image_url: null, meta_title: null, meta_description: null, published_at: null, author_id: seed.users.editor.id });
+    expect(post).toMatchObject({ status: 'draft', excerpt: null, tags: null, featured_image_url: null, meta_title: null, meta_description: null, published_at: null, author_id: seed.users.editor.id });
     expect(post.author?.full_name).toBe('Jordan Lee');
+    expect(post.category?.name).toBe('Uncategorized'); // the database's default category
     expect(post.content).toContain('<h1>Heading</h1>');
     expect(post).toMatchObject({ content_source: `# Heading\n\nBody text for ${marker}.`, content_format: 'markdown', reading_time: 1 });
   });

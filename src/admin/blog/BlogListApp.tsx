@@ -76,9 +76,12 @@ function BlogList({ access }: { access: BackOfficeAccess }) {
     <>
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h2 className="text-xl font-semibold">Posts</h2>
-        {access.canEdit && (
-          <ButtonLink href="/admin/blog/new">New Post</ButtonLink>
-        )}
+        <div className="flex flex-wrap gap-2">
+          <ButtonLink href="/admin/blog/categories" variant="outline">
+            Categories &amp; Tags
+          </ButtonLink>
+          {access.canEdit && <ButtonLink href="/admin/blog/new">New Post</ButtonLink>}
+        </div>
       </div>
       <div className="mt-6 flex flex-wrap gap-3">
         <Input

@@ -32,6 +32,12 @@ describe('activitySentence', () => {
     ['post_restored', post, 'Alex Morgan restored the post "Hello World"'],
     ['post_deleted', post, 'Alex Morgan deleted the post "Hello World"'],
     ['categories_changed', {}, 'Alex Morgan changed the blog categories'],
+    ['category_created', { resource_type: 'blog_category', details: { name: 'Local SEO', slug: 'local-seo' } }, 'Alex Morgan created the blog category "Local SEO"'],
+    ['category_renamed', { details: { old_name: 'Seo Tips', new_name: 'SEO Tips', old_slug: 'seo-tips', new_slug: 'seo-tips', post_count: 3 } }, 'Alex Morgan renamed the blog category "Seo Tips" to "SEO Tips"'],
+    ['categories_merged', { details: { from_name: 'Seo Tips', to_name: 'SEO Strategies', post_count: 1 } }, 'Alex Morgan merged the blog category "Seo Tips" into "SEO Strategies" (1 post moved)'],
+    ['category_deleted', { details: { name: 'Old News', post_count: 2 } }, 'Alex Morgan deleted the blog category "Old News" (2 posts moved to Uncategorized)'],
+    ['tag_renamed', { resource_type: 'blog_tag', details: { from: 'seo', to: 'SEO', post_count: 4 } }, 'Alex Morgan renamed the tag "seo" to "SEO" (4 posts changed)'],
+    ['tags_merged', { resource_type: 'blog_tag', details: { from: 'Walk-Tag', to: 'walking', post_count: 0 } }, 'Alex Morgan merged the tag "Walk-Tag" into "walking" (0 posts changed)'],
     ['role_changed', { ...onJordan, details: { new_role: 'editor', old_role: 'viewer' } }, "Alex Morgan changed Jordan Lee's role to editor"],
     ['role_changed_bulk', { ...onJordan, details: { new_role: 'viewer' } }, "Alex Morgan changed Jordan Lee's role to viewer in a bulk change"],
     ['user_activated', onJordan, 'Alex Morgan activated Jordan Lee'],
@@ -62,6 +68,11 @@ describe('activitySentence', () => {
     expect(activitySentence(byService('webhook'), people)).toBe('ZimmWriter published the post "Hello World"');
     expect(activitySentence(byService('schedule'), people)).toBe('The scheduler published the post "Hello World"');
     expect(activitySentence(entry('post_deleted', { user_id: null, profiles: null, ...post }), people)).toBe('Someone deleted the post "Hello World"');
+  });
+
+  it('names the server as the actor of its own entries (a category the webhook created)', () => {
+    const byServer = entry('category_created', { user_id: null, profiles: null, details: { name: 'Seo Tips', by_server: true } });
+    expect(activitySentence(byServer, people)).toBe('The server created the blog category "Seo Tips"');
   });
 
   it('reads an unknown action from its code', () => {

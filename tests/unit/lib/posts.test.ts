@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AuthorRow, BlogRows, PostRow } from '../../../src/schemas/blog.ts';
+import { BlogRowsSchema, type AuthorRow, type BlogRows, type PostRow } from '../../../src/schemas/blog.ts';
 import { PLACEHOLDER_IMAGE } from '../../../src/lib/post-display.ts';
 import {
   DEFAULT_READ_TIME,
@@ -117,6 +117,11 @@ describe('toBlog', () => {
       { old_slug: 'gone', post_id: '40000000-0000-4000-8000-000000000009' },
       { old_slug: 'newer', post_id: '40000000-0000-4000-8000-000000000001' },
     ],
+    category_redirects: [
+      { old_slug: 'maps', category_id: '30000000-0000-4000-8000-100000000002' },
+      { old_slug: 'deleted-target', category_id: '30000000-0000-4000-8000-100000000009' },
+      { old_slug: 'seo-strategies', category_id: '30000000-0000-4000-8000-100000000002' },
+    ],
   };
   const blog = toBlog(rows);
 
@@ -127,6 +132,16 @@ describe('toBlog', () => {
 
   it('keeps redirects only to posts it shows and never over a live slug', () => {
     expect(blog.redirects).toEqual([{ oldSlug: 'older-name', slug: 'older' }]);
+  });
+
+  it('keeps category redirects only to categories it has and never over a live category slug', () => {
+    expect(blog.categoryRedirects).toEqual([{ oldSlug: 'maps', slug: 'local-seo' }]);
+  });
+
+  it('reads a snapshot written before category redirects existed as having none', () => {
+    const old: Record<string, unknown> = JSON.parse(JSON.stringify(rows));
+    delete old.category_redirects;
+    expect(BlogRowsSchema.parse(old).category_redirects).toEqual([]);
   });
 
   it('selects posts by category and tag slug', () => {
