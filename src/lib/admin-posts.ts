@@ -99,17 +99,6 @@ export async function getPost(client: SupabaseClient, organizationId: string, id
   return data as unknown as AdminPost | null;
 }
 
-/** The organization's categories by name, for the editor's select. */
-export async function listCategories(client: SupabaseClient, organizationId: string): Promise<{ id: string; name: string }[]> {
-  const { data, error } = await client
-    .from('blog_categories')
-    .select('id, name')
-    .eq('organization_id', organizationId)
-    .order('name');
-  if (error) throw new Error(`Loading the categories failed: ${error.message}`);
-  return data ?? [];
-}
-
 /** What the editor sends to `savePost`: the form's fields, raw (validation happens here). */
 export interface PostDraft {
   title: string;

@@ -24,6 +24,7 @@ import { tagSlug } from './blog-urls.ts';
 import type { Organization } from './host-match.ts';
 import { getSiteOrganization } from './organizations.ts';
 import { PLACEHOLDER_IMAGE, type PostCardData } from './post-display.ts';
+import { readingTimeMinutes } from './reading-time.ts';
 import { htmlToText, sanitizeArticleHtml } from './sanitize-html.ts';
 import { publicSupabaseConfig } from './supabase-config.ts';
 
@@ -36,7 +37,6 @@ type Env = Record<string, string | undefined>;
  */
 export const UNKNOWN_AUTHOR = 'Unknown Author';
 export const UNCATEGORIZED = 'Uncategorized';
-export const DEFAULT_READ_TIME = 5;
 /** Length of an excerpt made from the body when a post has none. */
 const EXCERPT_LENGTH = 160;
 
@@ -148,7 +148,9 @@ export function toBlogPost(row: PostRow, categories: ReadonlyMap<string, BlogCat
     tags: (row.tags ?? []).filter((tag) => tagSlug(tag) !== ''),
     image: row.featured_image_url || PLACEHOLDER_IMAGE,
     hasFeaturedImage: Boolean(row.featured_image_url),
-    readTime: row.reading_time ?? DEFAULT_READ_TIME,
+    // Computed by the one rule (reading-time.ts) from the body the page shows, so every post, also one saved
+    // before the rule was shared, reads the same figure here, in the editor's preview and in the admin preview.
+    readTime: readingTimeMinutes(html),
     date: new Date(row.published_at ?? row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
     metaTitle: row.meta_title?.trim() || row.title,
@@ -224,7 +226,7 @@ export function tagSummaries(posts: readonly BlogPost[]): TagSummary[] {
 }
 
 const POST_COLUMNS =
-  'id, slug, title, excerpt, content, category_id, author_id, tags, featured_image_url, meta_title, meta_description, reading_time, published_at, created_at, updated_at';
+  'id, slug, title, excerpt, content, category_id, author_id, tags, featured_image_url, meta_title, meta_description, published_at, created_at, updated_at';
 /** PostgREST's usual max-rows; the build pages through posts in steps of this size. */
 const READ_BATCH = 1000;
 

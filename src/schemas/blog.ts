@@ -29,7 +29,6 @@ export const PostRowSchema = z.object({
   featured_image_url: z.string().nullable(),
   meta_title: z.string().nullable(),
   meta_description: z.string().nullable(),
-  reading_time: z.number().int().nullable(),
   /** Publication time; null only for drafts, which the site never reads. */
   published_at: z.string().nullable(),
   created_at: z.string(),

@@ -65,7 +65,7 @@ test('Markdown stays Markdown; Update keeps a post published; Unpublish asks, th
   await page.getByLabel('Title *').fill(title);
   await expect(page.getByLabel('Content format')).toHaveValue('markdown');
   await page.getByLabel('Content *').fill(MARKDOWN);
-  const preview = page.getByRole('region', { name: 'Preview' }).or(page.getByLabel('Preview'));
+  const preview = page.getByTestId('post-body');
   await expect(preview.locator('h2', { hasText: 'Why it matters' })).toBeVisible();
   await expect(preview.locator('li')).toHaveText(['First point', 'Second point']);
   await expect(preview.getByRole('link', { name: 'the guide' })).toHaveAttribute('href', 'https://example.com/guide');

@@ -9,7 +9,7 @@ test('a post page shows the article, its author, tags and related posts', async 
   await expect(article.getByRole('heading', { level: 1, name: 'SEO Strategies That Actually Work in 2026' })).toBeVisible();
   await expect(article.getByRole('link', { name: 'SEO Strategies' })).toHaveAttribute('href', '/blog/category/seo-strategies');
   await expect(article.getByText('October 28, 2026')).toBeVisible();
-  await expect(article.getByText('8 min read')).toBeVisible();
+  await expect(article.getByText('2 min read')).toBeVisible();
   await expect(article.getByRole('heading', { level: 2, name: 'Start with search intent' })).toBeVisible();
   const aside = page.getByRole('complementary', { name: 'About this article' });
   await expect(aside.getByText('Alex Morgan')).toBeVisible();

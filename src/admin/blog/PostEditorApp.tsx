@@ -2,13 +2,13 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   type AdminPost,
   getPost,
-  listCategories,
   type PostDraft,
   PostSaveError,
   requestPostRebuild,
   SAVE_FAILED_MESSAGE,
   savePost,
 } from '../../lib/admin-posts';
+import { listCategories, type TaxonomyCategory } from '../../lib/blog-taxonomy';
 import { ACTION_LABELS, actionMessage, actionsFor, type PostAction, publicationFor } from '../../lib/post-actions';
 import { autosaveKey, clearAutosave, readAutosave, writeAutosave } from '../../lib/post-autosave';
 import { shapePostContent } from '../../lib/post-content';
@@ -24,7 +24,7 @@ import { Field, Input, Textarea } from '../components/ui/Input';
 import { Select } from '../components/ui/Select';
 import { Skeleton } from '../components/ui/Skeleton';
 import BackOfficeShell from '../BackOfficeShell';
-import PostBody from './PostBody';
+import PostPreview from './PostPreview';
 import RevisionHistory from './RevisionHistory';
 import type { BackOfficeAccess } from '../use-back-office-access';
 
@@ -134,7 +134,7 @@ function PostEditor({ access, post }: { access: BackOfficeAccess; post: AdminPos
   const [tagInput, setTagInput] = useState('');
   // The slug follows the title until the user edits it (or when editing a post, which keeps its URL).
   const [slugTouched, setSlugTouched] = useState(post !== null);
-  const [categories, setCategories] = useState<{ id: string; name: string }[]>([]);
+  const [categories, setCategories] = useState<TaxonomyCategory[]>([]);
   const [busy, setBusy] = useState<PostAction | null>(null);
   const [scheduleError, setScheduleError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<'unpublish' | null>(null);
@@ -144,10 +144,9 @@ function PostEditor({ access, post }: { access: BackOfficeAccess; post: AdminPos
   const leaveConfirmed = useRef(false);
   const dirty = JSON.stringify(form) !== JSON.stringify(initial);
   const [html, setHtml] = useState('');
-  const categoryOptions = useMemo(
-    () => [{ value: '', label: 'No category' }, ...categories.map((category) => ({ value: category.id, label: category.name }))],
-    [categories],
-  );
+  const categoryOptions = useMemo(() => categories.map((category) => ({ value: category.id, label: category.name })), [categories]);
+  // A post saved without a category gets the organization's default ("Uncategorized"), so the select shows it.
+  const categoryId = form.category_id || (categories.find((category) => category.is_default)?.id ?? '');
   const actions = actionsFor(post?.status ?? null);
 
   useEffect(() => {
@@ -371,7 +370,7 @@ function PostEditor({ access, post }: { access: BackOfficeAccess; post: AdminPos
                 {...field}
                 className="w-full"
                 options={categoryOptions}
-                value={form.category_id}
+                value={categoryId}
                 onChange={(event) => update('category_id', event.target.value)}
               />
             )}
@@ -444,8 +443,16 @@ function PostEditor({ access, post }: { access: BackOfficeAccess; post: AdminPos
           <h3 id="preview-heading" className="font-semibold text-muted-foreground">
             Preview
           </h3>
-          <h1 className="mt-4 text-3xl font-bold">{form.title || 'Untitled'}</h1>
-          <PostBody html={html} />
+          <PostPreview
+            title={form.title}
+            excerpt={form.excerpt}
+            html={html}
+            featuredImageUrl={form.featured_image_url}
+            categoryName={categories.find((category) => category.id === categoryId)?.name ?? null}
+            tags={form.tags}
+            authorName={post?.author?.full_name ?? (access.user.user_metadata?.full_name as string | undefined) ?? null}
+            date={post?.published_at ?? post?.created_at ?? null}
+          />
         </Card>
       </div>
       <ConfirmDialog

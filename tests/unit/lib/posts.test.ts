@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { BlogRowsSchema, type AuthorRow, type BlogRows, type PostRow } from '../../../src/schemas/blog.ts';
 import { PLACEHOLDER_IMAGE } from '../../../src/lib/post-display.ts';
 import {
-  DEFAULT_READ_TIME,
   postsInCategory,
   postsWithTag,
   tagSummaries,
@@ -38,7 +37,6 @@ function row(overrides: Partial<PostRow> = {}): PostRow {
     featured_image_url: 'https://images.unsplash.com/photo-2',
     meta_title: null,
     meta_description: null,
-    reading_time: 8,
     published_at: '2026-10-28 14:00:00+00',
     created_at: '2026-10-01T00:00:00Z',
     updated_at: '2026-10-29T00:00:00Z',
@@ -58,7 +56,7 @@ describe('toBlogPost', () => {
       author: { name: 'Alex Morgan', title: 'Founder', bio: 'Helps businesses grow.' },
       image: 'https://images.unsplash.com/photo-2',
       hasFeaturedImage: true,
-      readTime: 8,
+      readTime: 1,
       date: '2026-10-28T14:00:00.000Z',
       metaTitle: 'A Post',
       metaDescription: 'The excerpt.',
@@ -71,7 +69,7 @@ describe('toBlogPost', () => {
     ['no category → Uncategorized', { category_id: null }, (p) => p.categoryName, UNCATEGORIZED],
     ['unknown category → Uncategorized', { category_id: '30000000-0000-4000-8000-100000000009' }, (p) => [p.categoryName, p.category], [UNCATEGORIZED, null]],
     ['no image → placeholder', { featured_image_url: null }, (p) => [p.image, p.hasFeaturedImage], [PLACEHOLDER_IMAGE, false]],
-    ['no read time → 5', { reading_time: null }, (p) => p.readTime, DEFAULT_READ_TIME],
+    ['read time by the one rule: 201 words → 2 min', { content: `<p>${'word '.repeat(201)}</p>` }, (p) => p.readTime, 2],
     ['no published_at → created_at', { published_at: null }, (p) => p.date, '2026-10-01T00:00:00.000Z'],
     ['no tags → none', { tags: null }, (p) => p.tags, []],
     ['tags without letters or digits are dropped', { tags: ['SEO', '!!!'] }, (p) => p.tags, ['SEO']],
@@ -169,7 +167,7 @@ describe('toBlog', () => {
       categoryName: 'SEO Strategies',
       categorySlug: 'seo-strategies',
       date: '2026-02-01T00:00:00.000Z',
-      readTime: 8,
+      readTime: 1,
       authorName: 'Alex Morgan',
       tags: ['seo', 'Maps'],
     });

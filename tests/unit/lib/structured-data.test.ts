@@ -15,7 +15,6 @@ const post = toBlogPost(
     featured_image_url: null,
     meta_title: null,
     meta_description: 'Meta description.',
-    reading_time: null,
     published_at: '2026-10-28T14:00:00Z',
     created_at: '2026-10-01T00:00:00Z',
     updated_at: '2026-10-29T00:00:00Z',
