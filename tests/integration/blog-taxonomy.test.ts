@@ -46,7 +46,7 @@ afterAll(async () => {
   await service.from('blog_tags').delete().like('name', `Tax-${run}-%`);
   await service.from('user_activity_logs').delete().eq('resource_type', 'blog_category').gte('created_at', startedAt);
   await service.from('user_activity_logs').delete().eq('resource_type', 'blog_tag').gte('created_at', startedAt);
-  await service.from('webhook_deliveries').delete().eq('slug', slugFor('webhook'));
+  await service.from('webhook_deliveries').delete().like('slug', `tax-${run}-%`);
   await service.from('site_rebuild_requests').delete().eq('organization_id', SP).gte('requested_at', startedAt);
 });
 
@@ -236,6 +236,21 @@ describe('tags are case-insensitive per organization', () => {
     expect(post.tags).toEqual([tag, 'Other']);
     const [entry] = await auditEntries('category_created', post.category_id);
     expect(entry).toMatchObject({ user_id: null, organization_id: SP, details: { name: `Tax ${run} Hook`, by_server: true } });
+  });
+
+  it('files the writing tool\'s old category name under the category it was renamed to, instead of creating it again', async () => {
+    const id = await createCategory(editor, 'OldHook');
+    must(await editor.from('blog_categories').update({ name: 'NewHook', slug: slugFor('newhook') }).eq('id', id).select('id'), 'rename');
+    const result = must(
+      await service.rpc('receive_webhook_delivery', {
+        p_token: seed.webhookToken, p_slug: slugFor('webhook-renamed'), p_title: 'Webhook', p_content: '<p>x</p>',
+        p_category_name: 'OldHook', p_category_slug: slugFor('oldhook'),
+      }),
+      'delivery',
+    ) as { post?: { id: string } };
+    expect((await postOf(result.post!.id)).category_id).toBe(id);
+    const { count } = await service.from('blog_categories').select('id', { count: 'exact', head: true }).eq('organization_id', SP).eq('slug', slugFor('oldhook'));
+    expect(count).toBe(0);
   });
 
   it('the migration merges existing duplicates, keeping the earliest post\'s spelling', async () => {

@@ -1,5 +1,5 @@
 /**
- * The migration that gave posts their source (20261123004000) on rows written before it: a test instance
+ * The migration that gave posts their source (20261123006000) on rows written before it: a test instance
  * runs every migration before it, gets posts of the old shape, then runs the migration itself. Each post's
  * HTML must become its HTML source, unchanged, and its updated_at (which drives rebuilds and the sitemap)
  * must not move.
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBackend, type TestBackend } from './support/local-backend-instance.ts';
 
 const MIGRATIONS = resolve(import.meta.dirname, '../../supabase/migrations');
-const MIGRATION = '20261123004000_post_source_revisions_audit.sql';
+const MIGRATION = '20261123006000_post_source_revisions_audit.sql';
 
 let backend: TestBackend;
 let before: string;

@@ -309,8 +309,10 @@ drop function public.upsert_webhook_post(uuid, text, text, text, text, text, tex
 
 /**
  * Creates or updates (same organization and slug) the writing tool's post: publish mode from the
- * organization's settings, the configured author while still a member, the category by name (created when
- * missing), and the delivery record in the same statement. Logged and revised via 'webhook'.
+ * organization's settings, the configured author while still a member, the category by name, else by a
+ * former slug of a renamed or merged category (so ZimmWriter's old names follow an editor's rename or merge
+ * instead of creating the category again), else created; and the delivery record in the same statement.
+ * Logged and revised via 'webhook'.
  */
 create function public.upsert_webhook_post(
   p_organization_id uuid,
@@ -351,6 +353,11 @@ begin
     select c.id into v_category from public.blog_categories c
     where c.organization_id = p_organization_id and lower(c.name) = lower(p_category_name)
     order by c.created_at limit 1;
+    if v_category is null then
+      -- A former slug of a renamed or merged category: the tool's old name follows the change.
+      select r.category_id into v_category from public.blog_category_redirects r
+      where r.organization_id = p_organization_id and r.old_slug = p_category_slug;
+    end if;
     if v_category is null then
       -- The no-op update makes a concurrent creator's row come back from RETURNING too.
       insert into public.blog_categories as c (organization_id, name, slug)
