@@ -5,7 +5,8 @@
 --   one shaping path of the editor and the webhook). Existing rows had only HTML: it becomes their source.
 -- * blog_post_revisions: every save of title, content, excerpt or SEO fields keeps a revision (who, when,
 --   what changed), written by a trigger; members read them, nobody writes them; restore_post_revision()
---   puts one back (itself a new revision). Deleted with their post.
+--   puts one back (itself a new revision). Deleted with their post. An existing post's current version is
+--   its first revision.
 -- * The post's audit trail (created, updated, published, unpublished, scheduled, schedule cancelled,
 --   restored, deleted) is written by a trigger on blog_posts, in the transaction of the write: a closed tab
 --   or a raw REST call cannot skip it, and nobody can write those actions themselves.
@@ -174,6 +175,15 @@ begin
 end;
 $$;
 revoke execute on function private.record_post_revision() from public, anon, authenticated;
+
+-- Existing posts start their history with the version they have now, so the first edit can be undone.
+insert into public.blog_post_revisions (
+  post_id, organization_id, source, title, excerpt, content_source, content_format, content, reading_time,
+  meta_title, meta_description, created_at
+)
+select id, organization_id, 'system', title, excerpt, content_source, content_format, content, reading_time,
+  meta_title, meta_description, updated_at
+from public.blog_posts;
 
 create trigger blog_posts_record_revision
   after insert or update of title, excerpt, content_source, content_format, content, meta_title, meta_description

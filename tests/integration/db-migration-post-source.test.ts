@@ -2,7 +2,7 @@
  * The migration that gave posts their source (20261123006000) on rows written before it: a test instance
  * runs every migration before it, gets posts of the old shape, then runs the migration itself. Each post's
  * HTML must become its HTML source, unchanged, and its updated_at (which drives rebuilds and the sitemap)
- * must not move.
+ * must not move; that version becomes the post's first revision.
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 describe(`migration ${MIGRATION}`, () => {
-  it('keeps every existing post\'s HTML as its HTML source, and its updated_at', async () => {
+  it('keeps every existing post\'s HTML as its HTML source and its first revision, and its updated_at', async () => {
     const html = ['<h2>Kept</h2><p>One &amp; two</p>', '<p>Second <a href="https://example.com">post</a></p>'];
     await backend.sql(`insert into public.organizations (id, slug, name) values ('10000000-0000-4000-8000-00000000aaaa', 'old-org', 'Old Org')`);
     await backend.sql(
@@ -50,6 +50,14 @@ describe(`migration ${MIGRATION}`, () => {
       { slug: 'post-2', content: html[1], content_source: html[1], content_format: 'html' },
     ]);
     expect(rows.map((row) => row.updated_at.toISOString())).toEqual(old.map((row) => row.updated_at.toISOString()));
-    expect(await backend.sql('select count(*)::int as count from public.blog_post_revisions')).toEqual([{ count: 0 }]);
+    // Each post's current version is its first revision, so its first edit can be undone.
+    const revisions = await backend.sql<{ title: string; content_source: string; source: string; changed_fields: string[]; created_at: Date }>(
+      'select r.title, r.content_source, r.source, r.changed_fields, r.created_at from public.blog_post_revisions r order by r.title',
+    );
+    expect(revisions.map(({ title, content_source, source, changed_fields }) => ({ title, content_source, source, changed_fields }))).toEqual([
+      { title: 'Post 1', content_source: html[0], source: 'system', changed_fields: [] },
+      { title: 'Post 2', content_source: html[1], source: 'system', changed_fields: [] },
+    ]);
+    expect(revisions.map((row) => row.created_at.toISOString())).toEqual(old.map((row) => row.updated_at.toISOString()));
   });
 });
