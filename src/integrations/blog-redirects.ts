@@ -3,11 +3,11 @@
  * merged categories (`blog_category_redirects`). The build also leaves a meta-refresh page at each old
  * address (src/pages/blog/[slug].astro, src/pages/blog/category/[category]/index.astro); on Netlify a static
  * file wins over a plain redirect rule, so these rules are forced (`301!`) to answer with the 301 first.
- * The moved paths are kept for the sitemap, which must not list them.
+ * The moved paths are kept for the sitemap, which must not list them. `/blog/page/1` answers a 301 to `/blog`.
  */
 import { appendFile } from 'node:fs/promises';
 import type { AstroIntegration } from 'astro';
-import { categoryPath, postPath } from '../lib/blog-urls.ts';
+import { BLOG_PATH, categoryPath, postPath } from '../lib/blog-urls.ts';
 import { getBlog, type BlogRedirect } from '../lib/posts.ts';
 
 /** `_redirects` lines for moved posts (or, with `categoryPath`, moved categories). */
@@ -30,6 +30,8 @@ export function blogRedirects(): { integration: AstroIntegration; movedPaths: Se
         for (const { oldSlug } of categoryRedirects) movedPaths.add(categoryPath(oldSlug));
       },
       'astro:build:done': async ({ dir, logger }) => {
+        // The list's first page is the blog itself (pagination links never name page 1; people and old links may).
+        await appendFile(new URL('_redirects', dir), `\n# The first page of the blog list\n${BLOG_PATH}/page/1 ${BLOG_PATH} 301!\n`);
         if (redirects.length > 0) {
           await appendFile(new URL('_redirects', dir), `\n# Moved blog posts\n${netlifyRedirectRules(redirects)}`);
           logger.info(`Wrote ${redirects.length} moved-post redirect(s) to _redirects`);

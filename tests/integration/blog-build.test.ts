@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBlogRows } from '../../src/lib/posts.ts';
-import { DIST, ensureBuilt, hasPage, netlifyFile, pageHtml, visibleText } from './support/built-site';
+import { DIST, ensureBuilt, hasPage, htmlFiles, netlifyFile, pageHtml, visibleText } from './support/built-site';
 import { backend, seed, withDatabase } from './support/db-fixtures';
 
 const ROOT = join(DIST, '..');
@@ -136,6 +136,30 @@ describe('the scale-pro blog in dist/', () => {
     expect(paths).toContain('/blog/category/local-seo');
     for (const slug of slugs) expect(paths).toContain(`/blog/${slug}`);
     for (const path of paths) expect(path).not.toMatch(/^\/(privacy|terms)$|^\/blog\/tag\/|^\/blog\/search$|^\/blog\/seo-strategies-2025$/);
+  });
+
+  it('lists exactly the built pages search engines may index: none marked noindex, the back office and sign-in included', () => {
+    const sitemap = readdirSync(DIST).filter((file) => /^sitemap-\d+\.xml$/.test(file)).map((file) => readFileSync(join(DIST, file), 'utf8')).join('');
+    const listed = new Set([...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname));
+    const noindex = htmlFiles()
+      .filter((file) => /<meta name="robots" content="noindex/.test(readFileSync(join(DIST, file), 'utf8')))
+      .map((file) => `/${file.replace(/(^|\/)index\.html$/, '').replace(/\.html$/, '')}`.replace(/(.)\/$/, '$1'));
+    expect(noindex).toEqual(expect.arrayContaining(['/auth', '/admin', '/admin/blog', '/privacy', '/docs/zimmwriter-webhook-setup', '/blog/search']));
+    for (const path of noindex) expect(listed.has(path), path).toBe(false);
+    for (const path of listed) expect(hasPage(path), path).toBe(true);
+  });
+
+  it('has a robots.txt that names the sitemap and keeps crawlers out of the back office and sign-in', () => {
+    const robots = readFileSync(join(DIST, 'robots.txt'), 'utf8');
+    expect(robots).toMatch(/^User-agent: \*$/m);
+    expect(robots).toMatch(/^Disallow: \/admin$/m);
+    expect(robots).toMatch(/^Disallow: \/auth$/m);
+    expect(robots).toMatch(/^Sitemap: https?:\/\/[^/]+\/sitemap-index\.xml$/m);
+    expect(existsSync(join(DIST, 'sitemap-index.xml'))).toBe(true);
+  });
+
+  it('sends /blog/page/1 to /blog with a 301', () => {
+    expect(netlifyFile('_redirects')).toMatch(/^\/blog\/page\/1 \/blog 301!$/m);
   });
 
   it('indexes only post pages with Pagefind', () => {

@@ -86,7 +86,7 @@ describe('every page reads fully without JavaScript', () => {
 });
 
 describe('head and header', () => {
-  it.each(['/privacy', '/terms', '/404', '/service-not-found'])('%s is noindex', (route) => {
+  it.each(['/privacy', '/terms', '/404', '/service-not-found', '/auth'])('%s is noindex', (route) => {
     expect(pageHtml(route)).toMatch(/<meta name="robots" content="noindex, nofollow"/);
   });
 

@@ -17,6 +17,10 @@ describe('inSitemap', () => {
     ['https://example.com/blog/tag/seo/', false],
     ['https://example.com/blog/tag/seo/page/2/', false],
     ['https://example.com/blog/old-slug/', false],
+    ['https://example.com/auth/', false],
+    ['https://example.com/admin/', false],
+    ['https://example.com/admin/blog/new/', false],
+    ['https://example.com/docs/zimmwriter-webhook-setup/', false],
   ])('%s → %s', (url, expected) => {
     expect(inSitemap(url, new Set(['/blog/old-slug']))).toBe(expected);
   });
