@@ -25,7 +25,7 @@ export interface WebhookIntegration {
   previous_token_expires_at: string | null;
 }
 
-/** The organization's integration, or null when it has none yet (a rotation creates it). */
+/** The organization's integration, or null when it has none yet ("Create webhook address" makes it). */
 export async function loadIntegration(client: SupabaseClient, organizationId: string): Promise<WebhookIntegration | null> {
   const { data, error } = await client
     .from('webhook_integrations')
@@ -72,15 +72,22 @@ export async function listDeliveries(client: SupabaseClient, organizationId: str
   return (data ?? []) as unknown as WebhookDelivery[];
 }
 
-/** The payload ZimmWriter sends (spec back-office 8), as the example shown and the test form's base. */
+/**
+ * The payload ZimmWriter sends (spec back-office 8), every field it sends included, empty ones as `false`
+ * the way the tool sends them: the example shown and the test form's base.
+ */
 export function examplePayload(category: string | undefined, fields: { title?: string; html?: string } = {}): WebhookPayloadInput {
   return {
     webhook_name: 'blog_post_created',
     title: fields.title ?? 'How to Grow Your Business with Content Marketing',
     html: fields.html ?? '<h2>Introduction</h2><p>Your article content...</p>',
+    markdown: false,
     excerpt: 'A short summary shown on blog cards.',
     category,
     tags: ['test', 'webhook', 'writing-tool'],
+    slug: false,
+    image_url: false,
+    image_base64: false,
   };
 }
 

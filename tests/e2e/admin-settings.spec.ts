@@ -61,6 +61,28 @@ test('ZimmWriter: the test form creates a post, and the token rotates behind a c
   }
 });
 
+test('ZimmWriter: a first-time admin creates the webhook address and copies it, without rotating anything', async ({ page }) => {
+  const { data: evergreen } = await service.from('organizations').select('id').eq('slug', 'evergreen-landscaping').single();
+  await service.from('webhook_integrations').delete().eq('organization_id', evergreen!.id);
+  try {
+    await signIn(page, 'admin@evergreen.test');
+    await openTab(page, 'zimmwriter', 'ZimmWriter Integration');
+    await expect(page.getByText('This organization has no webhook address yet.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Rotate Token' })).toHaveCount(0);
+    await expect(page.locator('pre[aria-label="Example payload"]')).toContainText('"image_base64": false');
+    await expect(page.locator('pre[aria-label="Example payload"]')).toContainText('"markdown": false');
+    await page.getByRole('button', { name: 'Create webhook address' }).click();
+    await expect(toast(page)).toContainText('Webhook Address Created');
+    await expect(page.getByRole('textbox', { name: 'Webhook URL' })).toHaveValue(/\/api\/webhooks\/zimmwriter\/whk_[0-9a-f]{64}$/);
+    await expect(page.getByRole('button', { name: 'Copy webhook URL' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Rotate Token' })).toBeVisible();
+    const { count } = await service.from('webhook_integrations').select('organization_id', { count: 'exact', head: true }).eq('organization_id', evergreen!.id);
+    expect(count).toBe(1);
+  } finally {
+    await service.from('webhook_integrations').delete().eq('organization_id', evergreen!.id);
+  }
+});
+
 test('Settings: saving updates the organization, then the seed is restored', async ({ page }) => {
   const { data: before } = await service.from('organizations').select('name, domain, settings').eq('id', SCALE_PRO_ID).single();
   const since = new Date().toISOString();

@@ -67,16 +67,23 @@ export default function ZimmWriterTab({ organization }: AdminTabProps) {
   const categoryNames = categories.state === 'ready' ? categories.value : [];
   const example = JSON.stringify(examplePayload(categoryNames[0]), null, 2);
 
-  async function rotate() {
+  // No integration yet: the first address is created (no confirmation, nothing to replace); else rotated.
+  const hasAddress = integration.state === 'ready' && integration.value !== null;
+
+  async function issueToken(first: boolean) {
     setRotating(true);
     try {
       setNewToken(await rotateWebhookToken(client, organization.id));
       setConfirming(false);
-      toast({ title: 'Token Rotated', description: 'Copy the new webhook URL now: it is shown only once. The old token keeps working for 24 hours.' });
+      toast(
+        first
+          ? { title: 'Webhook Address Created', description: 'Copy it now and paste it into ZimmWriter: it is shown only once.' }
+          : { title: 'Token Rotated', description: 'Copy the new webhook URL now: it is shown only once. The old token keeps working for 24 hours.' },
+      );
       await reloadIntegration();
     } catch (error) {
       console.error(error);
-      toast({ title: 'Error', description: 'Failed to rotate the webhook token', variant: 'destructive' });
+      toast({ title: 'Error', description: first ? 'Failed to create the webhook address' : 'Failed to rotate the webhook token', variant: 'destructive' });
     } finally {
       setRotating(false);
     }
@@ -96,20 +103,33 @@ export default function ZimmWriterTab({ organization }: AdminTabProps) {
           title="Webhook URL"
           description="Paste this address into ZimmWriter's webhook settings."
           actions={
-            <Button variant="outline" onClick={() => setConfirming(true)}>
-              Rotate Token
-            </Button>
+            hasAddress && (
+              <Button variant="outline" onClick={() => setConfirming(true)}>
+                Rotate Token
+              </Button>
+            )
           }
         />
-        <div className="flex gap-2">
-          <Input readOnly value={url} aria-label="Webhook URL" className="font-mono" />
-          {newToken && <CopyButton text={url} label="webhook URL" />}
-        </div>
-        <p className="mt-2 text-sm text-muted-foreground" role="status">
-          {newToken
-            ? 'This is the new token: copy it now, it will not be shown again. The previous token keeps working for 24 hours.'
-            : 'The token is stored only as a hash, so it cannot be shown again. Rotate it to get a new URL (shown once); the old one keeps working for 24 hours.'}
-        </p>
+        {integration.state === 'ready' && !hasAddress && !newToken ? (
+          <div className="space-y-2">
+            <p className="text-sm">This organization has no webhook address yet. Create one, then copy it into ZimmWriter.</p>
+            <Button onClick={() => void issueToken(true)} disabled={rotating}>
+              {rotating ? 'Creating...' : 'Create webhook address'}
+            </Button>
+          </div>
+        ) : (
+          <>
+            <div className="flex gap-2">
+              <Input readOnly value={url} aria-label="Webhook URL" className="font-mono" />
+              {newToken && <CopyButton text={url} label="webhook URL" />}
+            </div>
+            <p className="mt-2 text-sm text-muted-foreground" role="status">
+              {newToken
+                ? 'Copy this address now: it will not be shown again. A previous address keeps working for 24 hours.'
+                : 'The token is stored only as a hash, so it cannot be shown again. Rotate it to get a new URL (shown once); the old one keeps working for 24 hours.'}
+            </p>
+          </>
+        )}
         {integration.state === 'ready' && integration.value && (
           <p className="mt-1 text-xs text-muted-foreground">
             Set up <RelativeTime date={integration.value.created_at} />
@@ -189,7 +209,7 @@ export default function ZimmWriterTab({ organization }: AdminTabProps) {
         confirmLabel="Rotate Token"
         busyLabel="Rotating..."
         busy={rotating}
-        onConfirm={() => void rotate()}
+        onConfirm={() => void issueToken(false)}
         onCancel={() => setConfirming(false)}
       />
     </div>

@@ -3,6 +3,7 @@ import { parseSettingsForm, settingsFormValues } from '../../../src/lib/organiza
 import { sessionCountText, sessionStatus } from '../../../src/lib/sessions.ts';
 import { ChangePasswordSchema } from '../../../src/lib/password.ts';
 import { examplePayload, MASKED_TOKEN, webhookUrl } from '../../../src/lib/webhook-admin.ts';
+import { WebhookPayloadSchema } from '../../../src/schemas/webhook.ts';
 
 const org = {
   name: 'Scale Pro',
@@ -90,5 +91,10 @@ describe('webhook admin', () => {
   });
   it('builds the spec payload with the test tags', () => {
     expect(examplePayload('SEO', { title: 'T' })).toMatchObject({ webhook_name: 'blog_post_created', title: 'T', category: 'SEO', tags: ['test', 'webhook', 'writing-tool'] });
+    // Every field the writing tool sends, empty ones as false, and the webhook's schema takes it as it is.
+    const example = examplePayload('SEO');
+    expect(Object.keys(example).sort()).toEqual(['category', 'excerpt', 'html', 'image_base64', 'image_url', 'markdown', 'slug', 'tags', 'title', 'webhook_name']);
+    expect(example).toMatchObject({ markdown: false, slug: false, image_url: false, image_base64: false });
+    expect(WebhookPayloadSchema.safeParse(example).success).toBe(true);
   });
 });
