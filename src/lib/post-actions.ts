@@ -28,7 +28,7 @@ export const ACTION_LABELS: Record<PostAction, { label: string; busy: string }> 
 /** Shown under the schedule field when the chosen time is missing or not in the future. */
 export const SCHEDULE_TIME_MESSAGE = 'Choose a date and time in the future to schedule the post.';
 
-/** A publication time as the editor's messages write it ("Dec 1, 2026, 9:00 AM", the browser's time zone). */
+/** A time as the editor's messages write it ("Dec 1, 2026, 9:00 AM", the browser's time zone). */
 export function formatPublicationTime(iso: string): string {
   return new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 }

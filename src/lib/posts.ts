@@ -23,20 +23,13 @@ import { readWithSnapshot } from './build-snapshot.ts';
 import { tagSlug } from './blog-urls.ts';
 import type { Organization } from './host-match.ts';
 import { getSiteOrganization } from './organizations.ts';
-import { PLACEHOLDER_IMAGE, type PostCardData } from './post-display.ts';
+import { PLACEHOLDER_IMAGE, type PostCardData, UNCATEGORIZED, UNKNOWN_AUTHOR } from './post-display.ts';
 import { readingTimeMinutes } from './reading-time.ts';
 import { htmlToText, sanitizeArticleHtml } from './sanitize-html.ts';
 import { publicSupabaseConfig } from './supabase-config.ts';
 
 type Env = Record<string, string | undefined>;
 
-/**
- * Display defaults (spec section 3); the placeholder image is PLACEHOLDER_IMAGE of post-display.ts. The
- * database now files every post under a category (its default is "Uncategorized"); UNCATEGORIZED still names
- * posts of snapshots read before that.
- */
-export const UNKNOWN_AUTHOR = 'Unknown Author';
-export const UNCATEGORIZED = 'Uncategorized';
 /** Length of an excerpt made from the body when a post has none. */
 const EXCERPT_LENGTH = 160;
 

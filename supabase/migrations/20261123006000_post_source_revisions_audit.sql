@@ -137,6 +137,7 @@ language plpgsql security definer set search_path = ''
 as $$
 declare
   v_change text := private.post_change();
+  v_editor uuid := private.current_active_user_id();
   v_fields text[];
 begin
   if tg_op = 'INSERT' then
@@ -154,10 +155,10 @@ begin
     post_id, organization_id, editor_id, source, restored_from, changed_fields, title, excerpt, content_source,
     content_format, content, reading_time, meta_title, meta_description
   ) values (
-    new.id, new.organization_id, private.current_active_user_id(),
+    new.id, new.organization_id, v_editor,
     case
       when v_change in ('webhook', 'restore') then v_change
-      when private.current_active_user_id() is not null then 'editor'
+      when v_editor is not null then 'editor'
       else 'system'
     end,
     case when v_change = 'restore' then nullif(current_setting('app.restored_revision', true), '')::uuid end,

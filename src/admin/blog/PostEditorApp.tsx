@@ -9,7 +9,7 @@ import {
   savePost,
 } from '../../lib/admin-posts';
 import { listCategories, type TaxonomyCategory } from '../../lib/blog-taxonomy';
-import { ACTION_LABELS, actionMessage, actionsFor, type PostAction, publicationFor } from '../../lib/post-actions';
+import { ACTION_LABELS, actionMessage, actionsFor, formatPublicationTime, type PostAction, publicationFor } from '../../lib/post-actions';
 import { autosaveKey, clearAutosave, readAutosave, writeAutosave } from '../../lib/post-autosave';
 import { shapePostContent } from '../../lib/post-content';
 import { slugify } from '../../lib/slug';
@@ -303,7 +303,7 @@ function PostEditor({ access, post }: { access: BackOfficeAccess; post: AdminPos
       </div>
       {restoredAt && (
         <div role="status" className="mt-4 flex flex-wrap items-center gap-3 rounded-lg border border-border bg-muted p-3 text-sm">
-          <span>Restored your unsaved changes from {new Date(restoredAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}.</span>
+          <span>Restored your unsaved changes from {formatPublicationTime(restoredAt)}.</span>
           <Button variant="outline" size="sm" onClick={discardKept}>
             Discard changes
           </Button>

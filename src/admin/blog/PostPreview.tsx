@@ -1,10 +1,7 @@
 import { memo, useState } from 'react';
 import PostArticle from '../../components/blog/PostArticle';
+import { UNCATEGORIZED, UNKNOWN_AUTHOR } from '../../lib/post-display';
 import { readingTimeMinutes } from '../../lib/reading-time';
-
-/** The public page's labels for a post without a category or author (UNCATEGORIZED, UNKNOWN_AUTHOR of src/lib/posts.ts, which the browser must not import). */
-const UNCATEGORIZED = 'Uncategorized';
-const UNKNOWN_AUTHOR = 'Unknown Author';
 
 /** A post as the back office has it: a stored row (the preview page) or the editor's unsaved form. */
 export interface PostPreviewProps {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BlogRowsSchema, type AuthorRow, type BlogRows, type PostRow } from '../../../src/schemas/blog.ts';
-import { PLACEHOLDER_IMAGE } from '../../../src/lib/post-display.ts';
+import { PLACEHOLDER_IMAGE, UNCATEGORIZED, UNKNOWN_AUTHOR } from '../../../src/lib/post-display.ts';
 import {
   postsInCategory,
   postsWithTag,
@@ -9,8 +9,6 @@ import {
   toBlogAuthor,
   toBlogPost,
   toPostCardData,
-  UNCATEGORIZED,
-  UNKNOWN_AUTHOR,
   type BlogCategory,
 } from '../../../src/lib/posts.ts';
 
