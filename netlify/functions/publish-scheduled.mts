@@ -1,12 +1,13 @@
 import type { Config } from '@netlify/functions';
 import { serverError } from '../../src/lib/server/http.ts';
-import { flushDueRebuilds, requestRebuild } from '../../src/lib/server/rebuilds.ts';
+import { flushDueRebuilds } from '../../src/lib/server/rebuilds.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 
 /**
- * Every minute: publishes the scheduled posts whose time has come (publish_due_posts), requests a rebuild
- * of each affected organization's site, and sends every rebuild whose quiet window has passed (see
- * src/lib/server/rebuilds.ts for why the flush lives here). Answers a summary, for logs and tests.
+ * Every minute: publishes the scheduled posts whose time has come (publish_due_posts; the posts' trigger
+ * records each organization's rebuild request in the same transaction), then sends every rebuild whose
+ * quiet window has passed (see src/lib/server/rebuilds.ts for why the flush lives here). Answers a summary,
+ * for logs and tests.
  */
 export default async (_req: Request): Promise<Response> => {
   try {
@@ -23,16 +24,7 @@ async function publishAndRebuild(): Promise<Response> {
   if (error) throw new Error(`publish-scheduled: publish_due_posts failed: ${error.message}`);
   const posts = published as { post_id: string; organization_id: string }[];
 
-  const orgIds = [...new Set(posts.map((post) => post.organization_id))];
-  if (orgIds.length > 0) {
-    const { data: orgs, error: orgError } = await client.from('organizations').select('id, slug').in('id', orgIds);
-    if (orgError) throw new Error(`publish-scheduled: organizations lookup failed: ${orgError.message}`);
-    for (const org of orgs as { id: string; slug: string }[]) {
-      const count = posts.filter((post) => post.organization_id === org.id).length;
-      console.log(`publish-scheduled: published ${count} scheduled post(s) of ${org.slug}`);
-      await requestRebuild(client, org, `${count} scheduled post(s) published`);
-    }
-  }
+  if (posts.length > 0) console.log(`publish-scheduled: published ${posts.length} scheduled post(s)`);
 
   const flushed = await flushDueRebuilds(client);
   for (const batch of flushed) {

@@ -40,9 +40,3 @@ export function answerMessage(answer: FunctionAnswer): string {
   const body = answer.body as { message?: unknown } | null;
   return typeof body?.message === 'string' ? body.message : answer.text;
 }
-
-/** Asks for a rebuild of the organization's site (POST /api/admin/rebuild; editors and admins). */
-export async function requestSiteRebuild(client: SupabaseClient, organizationId: string, reason: string, fetchImpl: typeof fetch = fetch): Promise<void> {
-  const answer = await postAdminFunction(client, '/api/admin/rebuild', { organization_id: organizationId, reason }, fetchImpl);
-  if (!answer.ok) throw new Error(`The site rebuild request failed: ${answerMessage(answer)}`);
-}

@@ -1,13 +1,12 @@
 /**
  * Blog posts as the back office manages them: the paginated, searchable list, one post, saving (validate,
- * shape, write: each step its own function), deleting, and asking for a site rebuild. Everything runs under
- * the signed-in user's own session, so RLS decides what they may do (viewers read, editors write, editors
- * delete only their own posts, admins delete any), and the database logs every change; the rebuild goes
- * through the `admin-rebuild` function.
+ * shape, write: each step its own function) and deleting. Everything runs under the signed-in user's own
+ * session, so RLS decides what they may do (viewers read, editors write, editors delete only their own
+ * posts, admins delete any), and the database logs every change and records the site rebuild a visible
+ * change needs, in the same transaction.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { type ContentFormat, type PostInput, PostInputSchema, type PostStatus } from '../schemas/post.ts';
-import { requestSiteRebuild } from './admin-functions.ts';
 import { type PostContent, shapePostContent } from './post-content.ts';
 
 /** Posts per list page. */
@@ -154,22 +153,7 @@ export async function writePost(client: SupabaseClient, target: { id?: string; o
   return data as unknown as AdminPost;
 }
 
-/**
- * Step 4: asks for a rebuild when visitors could see the post before or after the change (a draft's edits
- * change nothing on the site). Answers whether one was needed; throws when the request failed.
- */
-export async function requestPostRebuild(
-  client: SupabaseClient,
-  before: Pick<AdminPost, 'status' | 'published_at'> | null,
-  after: Pick<AdminPost, 'status' | 'published_at' | 'organization_id' | 'slug'>,
-  what: string,
-): Promise<boolean> {
-  if (!(before && isPublicPost(before)) && !isPublicPost(after)) return false;
-  await requestSiteRebuild(client, after.organization_id, `Post ${what}: ${after.slug}`);
-  return true;
-}
-
-/** Validates, shapes and writes a post (steps 1 to 3); the caller asks for the rebuild (step 4). */
+/** Validates, shapes and writes a post (steps 1 to 3). */
 export async function savePost(
   client: SupabaseClient,
   target: { id?: string; organizationId: string; authorId: string },

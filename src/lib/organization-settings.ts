@@ -12,7 +12,6 @@ import {
   type OrganizationSettings,
   type SocialNetwork,
 } from '../schemas/organization.ts';
-import { postAdminFunction, type FunctionAnswer } from './admin-functions.ts';
 
 /** The form's fields, all strings (blank = not set); one per social network. */
 export type SettingsFormValues = {
@@ -89,13 +88,9 @@ function withoutUndefined(settings: OrganizationSettings): OrganizationSettings 
   return (Object.keys(links).length ? { ...rest, social_links: links } : rest) as OrganizationSettings;
 }
 
-/** The site rebuild after a save: asked for, or not, with the reason to show. */
-export type RebuildOutcome = { requested: true } | { requested: false; reason: string };
-
-/** A saved form: the organization as stored, and whether its site's rebuild could be asked for. */
+/** A saved form: the organization as stored. Its site's rebuild was recorded by the same UPDATE (a trigger). */
 export interface SettingsSaved {
   organization: Organization;
-  rebuild: RebuildOutcome;
 }
 
 /** The update was not saved (nothing changed); `fieldErrors` names the fields the database refused, if known. */
@@ -110,15 +105,13 @@ export class SettingsSaveError extends Error {
 }
 
 /**
- * Saves the organization (one UPDATE, so nothing is half-saved), then asks for a site rebuild. A refused or
- * failed update throws SettingsSaveError and nothing is saved; once the row is saved the function resolves,
- * and a failed rebuild request is reported in `rebuild`, never as a failed save.
+ * Saves the organization (one UPDATE, so nothing is half-saved; the database records the site's rebuild in
+ * the same transaction). A refused or failed update throws SettingsSaveError and nothing is saved.
  */
 export async function saveOrganizationSettings(
   client: SupabaseClient,
   organizationId: string,
   update: SettingsUpdate,
-  fetchImpl: typeof fetch = fetch,
 ): Promise<SettingsSaved> {
   const { data, error } = await client
     .from('organizations')
@@ -134,23 +127,5 @@ export async function saveOrganizationSettings(
     throw new SettingsSaveError(`Saving organization ${organizationId} failed: ${error.message}`);
   }
   if (!data) throw new SettingsSaveError(`Saving organization ${organizationId} failed: not allowed (admins only)`);
-  return { organization: data as Organization, rebuild: await requestSettingsRebuild(client, organizationId, fetchImpl) };
-}
-
-/**
- * Asks for the site rebuild that shows saved settings (also the Settings tab's retry); never throws. The
- * reason is meant for the admin: the function's own message, else the HTTP status (a proxy's error page
- * is not shown), else that the request could not be sent.
- */
-export async function requestSettingsRebuild(client: SupabaseClient, organizationId: string, fetchImpl: typeof fetch = fetch): Promise<RebuildOutcome> {
-  let answer: FunctionAnswer;
-  try {
-    answer = await postAdminFunction(client, '/api/admin/rebuild', { organization_id: organizationId, reason: 'settings saved' }, fetchImpl);
-  } catch (error) {
-    console.error(error);
-    return { requested: false, reason: 'The rebuild service could not be reached.' };
-  }
-  if (answer.ok) return { requested: true };
-  const message = (answer.body as { message?: unknown } | null)?.message;
-  return { requested: false, reason: typeof message === 'string' ? message : `The rebuild service answered HTTP ${answer.status}.` };
+  return { organization: data as Organization };
 }

@@ -89,10 +89,5 @@ export const OrganizationSchema = z.object({
 export type Organization = z.infer<typeof OrganizationSchema>;
 
 /** `POST /api/admin/rebuild`: the organization whose site the back office asks to rebuild. */
-export const RebuildRequestSchema = z
-  .object({
-    organization_id: z.uuid('organization_id must be a UUID'),
-    reason: z.string().trim().min(1).max(200).default('settings saved'),
-  })
-  .strict();
+export const RebuildRequestSchema = z.object({ organization_id: z.uuid('organization_id must be a UUID') }).strict();
 export type RebuildRequest = z.infer<typeof RebuildRequestSchema>;

@@ -16,6 +16,7 @@ import {
   type PostDraft,
 } from '../../src/lib/admin-posts.ts';
 import { seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
+import { setBuildHook, startHookReceiver } from './support/webhook-backend.ts';
 
 const service = serviceClient();
 const marker = `it-${crypto.randomUUID().slice(0, 8)}`;
@@ -157,7 +158,7 @@ describe('deleting posts', () => {
   });
 });
 
-describe('POST /api/admin/rebuild', () => {
+describe('POST /api/admin/rebuild (the Retry of a failed build)', () => {
   async function call(client: SupabaseClient | null, body: unknown): Promise<Response> {
     const token = client ? (await client.auth.getSession()).data.session?.access_token : undefined;
     return rebuild(new Request('http://localhost/api/admin/rebuild', {
@@ -166,23 +167,40 @@ describe('POST /api/admin/rebuild', () => {
       body: JSON.stringify(body),
     }));
   }
+  const retries = async () => {
+    const { count } = await service.from('site_rebuild_requests').select('id', { count: 'exact', head: true })
+      .eq('organization_id', seed.scalePro).eq('reason', 'Rebuild requested by an admin');
+    return count ?? 0;
+  };
 
-  it('records a request for an editor of the organization', async () => {
-    const response = await call(editor, { organization_id: seed.scalePro, reason: `${marker} post published` });
-    expect(response.status).toBe(202);
-    const { request_id } = (await response.json()) as { request_id: string };
-    const { data } = await service.from('site_rebuild_requests').select('organization_id, reason').eq('id', request_id).single();
-    expect(data).toEqual({ organization_id: seed.scalePro, reason: `${marker} post published` });
+  it('records the request of an admin and sends it at once, to the build hook', async () => {
+    const receiver = await startHookReceiver();
+    await setBuildHook(seed.scalePro, receiver.url);
+    try {
+      const response = await call(admin, { organization_id: seed.scalePro });
+      expect(response.status).toBe(202);
+      const { request_id, started } = (await response.json()) as { request_id: string; started: boolean };
+      expect(started).toBe(true);
+      const { data } = await service.from('site_rebuild_requests').select('organization_id, reason, status').eq('id', request_id).single();
+      expect(data).toEqual({ organization_id: seed.scalePro, reason: 'Rebuild requested by an admin', status: 'succeeded' });
+      expect(receiver.calls).toHaveLength(1);
+    } finally {
+      await setBuildHook(seed.scalePro, null);
+      await receiver.close();
+    }
   });
 
-  it('refuses viewers, other organizations, missing tokens and invalid bodies', async () => {
-    expect((await call(viewer, { organization_id: seed.scalePro, reason: `${marker} x` })).status).toBe(403);
-    expect((await call(otherAdmin, { organization_id: seed.scalePro, reason: `${marker} x` })).status).toBe(403);
-    expect((await call(null, { organization_id: seed.scalePro, reason: `${marker} x` })).status).toBe(401);
-    const invalid = await call(editor, { organization_id: 'nope', reason: '' });
+  it('refuses editors, viewers, other organizations, missing tokens and invalid bodies, and records nothing', async () => {
+    const before = await retries();
+    expect((await call(editor, { organization_id: seed.scalePro })).status).toBe(403);
+    expect((await call(viewer, { organization_id: seed.scalePro })).status).toBe(403);
+    expect((await call(otherAdmin, { organization_id: seed.scalePro })).status).toBe(403);
+    expect((await call(null, { organization_id: seed.scalePro })).status).toBe(401);
+    const invalid = await call(admin, { organization_id: 'nope' });
     expect(invalid.status).toBe(400);
     expect(((await invalid.json()) as { message: string }).message).toMatch(/organization_id/);
-    const { count } = await service.from('site_rebuild_requests').select('id', { count: 'exact', head: true }).eq('reason', `${marker} x`);
-    expect(count).toBe(0);
+    expect((await call(admin, { organization_id: seed.scalePro, reason: 'anything' })).status).toBe(400);
+    expect(await retries()).toBe(before);
   });
 });
+

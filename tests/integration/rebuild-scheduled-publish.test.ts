@@ -46,7 +46,8 @@ describe('the scheduled publishing function', () => {
     expect(await anon.json()).toEqual([{ slug: due }]);
 
     const requests = must(await db.from('site_rebuild_requests').select('reason, status').eq('organization_id', SCALE_PRO.id).gte('requested_at', since), 'requests');
-    expect(requests).toEqual([{ reason: '1 scheduled post(s) published', status: 'pending' }]);
+    // The post's trigger recorded it, in the same transaction as the publication.
+    expect(requests).toEqual([{ reason: `Scheduled post published: ${due}`, status: 'pending' }]);
   });
 
   it('does nothing on a run with no post due', async () => {

@@ -1,3 +1,4 @@
+import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import {
   type AdminPost,
@@ -7,8 +8,9 @@ import {
   POSTS_PAGE_SIZE,
   type StatusFilter,
 } from '../../lib/admin-posts';
-import { requestSiteRebuild } from '../../lib/admin-functions';
+import { isPostLive } from '../../lib/deploy-status';
 import { supabaseBrowser } from '../../lib/supabase-browser';
+import { $deployFacts } from '../../stores/deploy-status';
 import { toast } from '../../stores/toast';
 import { Badge } from '../components/ui/Badge';
 import { Button, ButtonLink } from '../components/ui/Button';
@@ -151,15 +153,30 @@ function BlogList({ access }: { access: BackOfficeAccess }) {
 }
 
 function PostCard({ post, access, onDelete }: { post: AdminPost; access: BackOfficeAccess; onDelete: () => void }) {
+  const deploy = useStore($deployFacts);
+  const live = isPostLive(post, deploy?.organizationId === post.organization_id ? deploy.facts : null);
   const date = new Date(post.published_at ?? post.created_at).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
   const mayDelete = access.role === 'admin' || (access.canEdit && post.author_id === access.user.id);
-  const viewHref = isPublicPost(post) ? `/blog/${post.slug}` : `/admin/blog/preview/${post.id}`;
+  // The public page exists once a build with the post succeeded; until then View opens the preview.
+  const viewHref = isPublicPost(post) && live !== false ? `/blog/${post.slug}` : `/admin/blog/preview/${post.id}`;
   return (
     <li data-testid="post-card">
       <Card className="flex h-full flex-col">
         <div className="flex items-start justify-between gap-3">
           <h3 className="font-semibold">{post.title}</h3>
-          <StatusBadge status={post.status} />
+          <div className="flex shrink-0 flex-col items-end gap-1">
+            <StatusBadge status={post.status} />
+            {live === true && (
+              <Badge variant="success" data-testid="post-live">
+                Live
+              </Badge>
+            )}
+            {live === false && post.status === 'published' && (
+              <Badge variant="outline" data-testid="post-live" title="Published: visitors see it once the next build succeeds">
+                Not live yet
+              </Badge>
+            )}
+          </div>
         </div>
         {post.excerpt && <p className="mt-2 line-clamp-2 text-sm text-muted-foreground">{post.excerpt}</p>}
         <dl className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground">
@@ -208,7 +225,7 @@ function PostCard({ post, access, onDelete }: { post: AdminPost; access: BackOff
   );
 }
 
-/** The delete confirmation: deletes, says so, and asks for a rebuild when the post was on the public site. */
+/** The delete confirmation: deletes and says so (the database records the rebuild a public post needs). */
 function DeleteDialog({ post, onClose }: { post: AdminPost; onClose: (deleted: boolean) => void }) {
   const [busy, setBusy] = useState(false);
 
@@ -224,9 +241,6 @@ function DeleteDialog({ post, onClose }: { post: AdminPost; onClose: (deleted: b
       return;
     }
     toast({ title: 'Post deleted' });
-    if (isPublicPost(post)) {
-      requestSiteRebuild(client, post.organization_id, `Post deleted: ${post.slug}`).catch((error) => console.error(error));
-    }
     onClose(true);
   }
 

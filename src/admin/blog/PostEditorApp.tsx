@@ -4,7 +4,6 @@ import {
   getPost,
   type PostDraft,
   PostSaveError,
-  requestPostRebuild,
   SAVE_FAILED_MESSAGE,
   savePost,
 } from '../../lib/admin-posts';
@@ -257,14 +256,7 @@ function PostEditor({ access, post }: { access: BackOfficeAccess; post: AdminPos
       return;
     }
     clearAutosave(localStorage, storageKey);
-    const title = actionMessage(action, saved);
-    try {
-      await requestPostRebuild(client, post, saved, ACTION_LABELS[action].label.toLowerCase());
-      toastOnNextPage({ title });
-    } catch (error) {
-      console.error(error);
-      toastOnNextPage({ title, description: 'The site could not be asked to rebuild: it shows the change after the next rebuild.' });
-    }
+    toastOnNextPage({ title: actionMessage(action, saved) });
     leave(LIST_PATH);
   }
 

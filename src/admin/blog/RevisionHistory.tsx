@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { type AdminPost, requestPostRebuild } from '../../lib/admin-posts';
+import type { AdminPost } from '../../lib/admin-posts';
 import { listRevisions, type PostRevision, restoreRevision, revisionAuthor, revisionChanges } from '../../lib/post-revisions';
 import { supabaseBrowser } from '../../lib/supabase-browser';
 import { toast, toastOnNextPage } from '../../stores/toast';
@@ -9,8 +9,8 @@ import { RelativeTime } from '../components/ui/RelativeTime';
 
 /**
  * The post's latest revisions (who, when, what changed) with a Restore button on each but the current one.
- * Restoring asks first (unsaved changes in the form are lost then), runs in the database, asks for a
- * rebuild when the post is public, and reloads the editor with the restored post (`onRestored`).
+ * Restoring asks first (unsaved changes in the form are lost then), runs in the database (which records the
+ * rebuild when the post is public), and reloads the editor with the restored post (`onRestored`).
  */
 export default function RevisionHistory({ post, dirty, onRestored }: { post: AdminPost; dirty: boolean; onRestored: () => void }) {
   const [revisions, setRevisions] = useState<PostRevision[] | null>(null);
@@ -38,14 +38,7 @@ export default function RevisionHistory({ post, dirty, onRestored }: { post: Adm
       setChosen(null);
       return;
     }
-    const title = 'Revision restored.';
-    try {
-      await requestPostRebuild(client, post, post, 'restored');
-      toastOnNextPage({ title });
-    } catch (error) {
-      console.error(error);
-      toastOnNextPage({ title, description: 'The site could not be asked to rebuild: it shows the change after the next rebuild.' });
-    }
+    toastOnNextPage({ title: 'Revision restored.' });
     onRestored();
   }
 

@@ -1,5 +1,4 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { requestSiteRebuild } from '../../lib/admin-functions';
 import {
   categoryNameAndSlug,
   createCategory,
@@ -27,12 +26,6 @@ import { Select } from '../components/ui/Select';
 import { Skeleton } from '../components/ui/Skeleton';
 import BackOfficeShell from '../BackOfficeShell';
 import type { BackOfficeAccess } from '../use-back-office-access';
-
-/** The warning shown when a saved change could not ask for a rebuild of the public site. */
-export const REBUILD_FAILED_TOAST = {
-  title: 'The site could not be asked to rebuild',
-  description: 'Your change is saved. The public site shows it after the next rebuild.',
-} as const;
 
 const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
 
@@ -71,11 +64,10 @@ function Taxonomy({ access }: { access: BackOfficeAccess }) {
   const current = loaded?.organizationId === organizationId ? loaded : null;
 
   /**
-   * Runs one change: on success its toast, then the rebuild request (a failure is its own warning toast)
-   * and fresh lists; on refusal the message as an error toast. Resolves true when the change was saved.
+   * Runs one change: on success its toast and fresh lists (the database records the site's rebuild with the
+   * change); on refusal the message as an error toast. Resolves true when the change was saved.
    */
-  async function change(run: () => Promise<string>, reason: string): Promise<boolean> {
-    const client = supabaseBrowser();
+  async function change(run: () => Promise<string>): Promise<boolean> {
     let done: string;
     try {
       done = await run();
@@ -86,12 +78,6 @@ function Taxonomy({ access }: { access: BackOfficeAccess }) {
     }
     toast({ title: done });
     setReload((n) => n + 1);
-    try {
-      await requestSiteRebuild(client, organizationId, reason);
-    } catch (error) {
-      console.error(error);
-      toast({ ...REBUILD_FAILED_TOAST, variant: 'destructive' });
-    }
     return true;
   }
 
@@ -120,7 +106,7 @@ function Taxonomy({ access }: { access: BackOfficeAccess }) {
             access={access}
             categories={current?.categories ?? null}
             onCreate={(name) =>
-              change(async () => `Category "${(await createCategory(supabaseBrowser(), organizationId, name)).name}" created`, `Category created: ${name}`)
+              change(async () => `Category "${(await createCategory(supabaseBrowser(), organizationId, name)).name}" created`)
             }
             onEdit={setEditing}
           />
@@ -136,7 +122,7 @@ function Taxonomy({ access }: { access: BackOfficeAccess }) {
             change(async () => {
               const renamed = await renameCategory(supabaseBrowser(), editing.category.id, name);
               return `Category renamed to "${renamed.name}"`;
-            }, `Category renamed: ${editing.category.slug}`).then(close)
+            }).then(close)
           }
         />
       )}
@@ -149,7 +135,7 @@ function Taxonomy({ access }: { access: BackOfficeAccess }) {
             change(async () => {
               await mergeCategories(supabaseBrowser(), editing.category.id, target.id);
               return `"${editing.category.name}" merged into "${target.name}"`;
-            }, `Categories merged: ${editing.category.slug} into ${target.slug}`).then(close)
+            }).then(close)
           }
         />
       )}
@@ -162,7 +148,7 @@ function Taxonomy({ access }: { access: BackOfficeAccess }) {
             change(async () => {
               await deleteCategory(supabaseBrowser(), editing.category.id);
               return `Category "${editing.category.name}" deleted`;
-            }, `Category deleted: ${editing.category.slug}`).then(close)
+            }).then(close)
           }
         />
       )}
@@ -175,7 +161,7 @@ function Taxonomy({ access }: { access: BackOfficeAccess }) {
             change(async () => {
               await renameTag(supabaseBrowser(), organizationId, editing.tag.name, name);
               return merging ? `Tag "${editing.tag.name}" merged into "${merging.name}"` : `Tag renamed to "${name.trim()}"`;
-            }, `Tag ${merging ? 'merged' : 'renamed'}: ${editing.tag.name}`).then(close)
+            }).then(close)
           }
         />
       )}

@@ -7,6 +7,7 @@ import { supabaseBrowser } from '../../lib/supabase-browser';
 import { $organization, switchOrganization } from '../../stores/organization';
 import { signOut } from '../../stores/session';
 import type { BackOfficeAccess } from '../use-back-office-access';
+import DeployStatus from './DeployStatus';
 import { Select } from './ui/Select';
 
 const ROLE_NAMES: Record<MemberRole, string> = { admin: 'Admin', editor: 'Editor', viewer: 'Viewer' };
@@ -28,7 +29,7 @@ function sections(role: MemberRole) {
 /**
  * The one header of the back office (/admin and blog management): the page's title, the organization being
  * managed (a choice among the user's memberships when there are several), the sections the role may use, a
- * link to the public site, the user's e-mail, the theme toggle and Sign Out. Choosing another organization
+ * link to the public site, the user's e-mail, the theme toggle, Sign Out, and the site's build status. Choosing another organization
  * keeps the page when the role there may use it, else opens the role's own section.
  */
 export default function AdminHeader({ access, title }: { access: BackOfficeAccess; title: string }) {
@@ -117,6 +118,9 @@ export default function AdminHeader({ access, title }: { access: BackOfficeAcces
           </a>
         )}
       </nav>
+      <div className="mx-auto max-w-7xl px-4 pb-3">
+        <DeployStatus access={access} />
+      </div>
     </header>
   );
 }

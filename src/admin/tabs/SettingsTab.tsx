@@ -4,11 +4,9 @@ import { Card, CardHeader } from '../components/ui/Card';
 import { Field, Input, Textarea } from '../components/ui/Input';
 import {
   parseSettingsForm,
-  requestSettingsRebuild,
   saveOrganizationSettings,
   SettingsSaveError,
   settingsFormValues,
-  type RebuildOutcome,
   type SettingsField,
   type SettingsFieldErrors,
   type SettingsFormValues,
@@ -21,9 +19,6 @@ import { toast } from '../../stores/toast';
 import type { AdminTabProps } from './index';
 
 type FieldSpec = { name: SettingsField; label: string; type?: string; placeholder?: string; rows?: number };
-
-/** How long the rebuild warning stays: it tells the admin what to do, so longer than the default 5 s. */
-const REBUILD_WARNING_MS = 10_000;
 
 const CARDS: { title: string; description: string; fields: FieldSpec[] }[] = [
   {
@@ -61,35 +56,19 @@ const CARDS: { title: string; description: string; fields: FieldSpec[] }[] = [
 
 /**
  * Settings: the organization's details, blog, contact and social settings, saved together (spec
- * back-office 4). A saved form is announced as saved; a site rebuild that could not be asked for is a
- * separate warning, with a retry, since the public site shows the settings only after a rebuild.
+ * back-office 4). Saving records the site's rebuild in the same transaction (a database trigger); the
+ * header's site status shows when the public site has the new settings.
  */
 export default function SettingsTab({ organization }: AdminTabProps) {
   const [values, setValues] = useState<SettingsFormValues>(() => settingsFormValues(organization));
   const [errors, setErrors] = useState<SettingsFieldErrors>({});
   const [saving, setSaving] = useState(false);
-  const [rebuildFailure, setRebuildFailure] = useState<string | null>(null);
-  const [retrying, setRetrying] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
 
   function showErrors(fieldErrors: SettingsFieldErrors) {
     setErrors(fieldErrors);
     // After React has marked the fields invalid, move to the first one so keyboard and screen reader users land on it.
     requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
-  }
-
-  function reportRebuild(rebuild: RebuildOutcome) {
-    if (rebuild.requested) {
-      setRebuildFailure(null);
-      return;
-    }
-    console.error(rebuild.reason);
-    setRebuildFailure(rebuild.reason);
-    toast({
-      title: 'Settings saved, site not rebuilt',
-      description: 'Your settings are saved, but the site rebuild could not be requested. The public site shows them after the next successful rebuild; use Retry rebuild to ask again.',
-      durationMs: REBUILD_WARNING_MS,
-    });
   }
 
   async function save(event: FormEvent) {
@@ -110,24 +89,12 @@ export default function SettingsTab({ organization }: AdminTabProps) {
       $organization.set({ ...state, current: state.current && withRole(state.current), list: state.list.map(withRole) });
       setValues(settingsFormValues(saved.organization));
       toast({ title: 'Settings Saved', description: 'Organization settings have been updated successfully' });
-      reportRebuild(saved.rebuild);
     } catch (error) {
       console.error(error);
       if (error instanceof SettingsSaveError) showErrors(error.fieldErrors);
       toast({ title: 'Error', description: 'Failed to save organization settings', variant: 'destructive' });
     } finally {
       setSaving(false);
-    }
-  }
-
-  async function retryRebuild() {
-    setRetrying(true);
-    try {
-      const rebuild = await requestSettingsRebuild(supabaseBrowser(), organization.id);
-      reportRebuild(rebuild);
-      if (rebuild.requested) toast({ title: 'Rebuild Requested', description: 'The site is being rebuilt with the saved settings' });
-    } finally {
-      setRetrying(false);
     }
   }
 
@@ -139,18 +106,6 @@ export default function SettingsTab({ organization }: AdminTabProps) {
           {saving ? 'Saving...' : 'Save Settings'}
         </Button>
       </div>
-      {rebuildFailure && (
-        <div role="alert" className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-yellow-600 bg-yellow-50 p-4 text-sm text-yellow-950 dark:bg-yellow-950 dark:text-yellow-50">
-          <p>
-            <strong>Settings saved; the site was not rebuilt.</strong> The public site shows the saved settings after the next successful
-            rebuild (publishing a post or saving settings again also asks for one).
-            <span className="mt-1 block text-xs">{rebuildFailure}</span>
-          </p>
-          <Button variant="outline" size="sm" onClick={retryRebuild} disabled={retrying}>
-            {retrying ? 'Requesting...' : 'Retry rebuild'}
-          </Button>
-        </div>
-      )}
       <div className="grid gap-6 md:grid-cols-2">
         {CARDS.map((card) => (
           <Card key={card.title}>

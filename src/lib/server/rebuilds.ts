@@ -1,28 +1,34 @@
 /**
- * Site rebuild requests: the one way publishing, editing, deleting and settings saves ask for a new build of
- * an organization's static site.
+ * Site rebuilds: how the changes the database recorded become builds of an organization's static site.
  *
  * How a burst becomes one build, in a serverless world with no process that outlives a request:
- * 1. `requestRebuild` records a `pending` row in site_rebuild_requests (one per request, so each is visible)
- *    and makes one immediate flush attempt for that organization, both in one call to Postgres
- *    (`request_site_rebuild`, which the webhook's `receive_webhook_delivery` also calls, in its transaction;
- *    it hands the batches it claimed to `sendRebuildBatches`).
+ * 1. Every change visitors could see records a `pending` row in site_rebuild_requests in its own transaction
+ *    (database triggers on posts, categories and the organization; see the migration
+ *    20261123007000_rebuilds_from_database.sql). An admin's Retry records one through `requestRebuild`
+ *    (`request_site_rebuild`), which also flushes that organization at once.
  * 2. A flush (`flushDueRebuilds`) asks Postgres (`claim_due_site_rebuilds`) for the organizations whose
  *    newest pending request is older than the quiet window (REBUILD_QUIET_WINDOW_MS, default 60 s), or whose
  *    oldest is older than ten windows. The claim marks all their pending rows `sent` with one batch id in one
  *    UPDATE, so concurrent flushers (other function invocations) never claim a request twice: a burst of
- *    requests inside the window becomes exactly one call.
- * 3. The scheduled function publish-scheduled runs every minute and flushes every due organization, so the
- *    call happens at most about a minute after the window closes. The immediate attempt in step 1 only sends
- *    when the window has already passed (a zero window, or requests left over while the scheduler was down).
+ *    requests inside the window becomes exactly one call. While one of the organization's builds runs, its
+ *    requests stay pending (they go into the next build).
+ * 3. The scheduled function publish-scheduled runs every minute (locally too: netlify/local/cli.ts runs it)
+ *    and flushes every due organization, so the call happens at most about a minute after the window
+ *    closes. The webhook also flushes its organization right after a delivery, which only sends when the
+ *    window has already passed (a zero window, or requests left over while the scheduler was down).
  * 4. The batch goes to the organization's Netlify build hook (site_rebuild_settings.build_hook_url, never
  *    exposed to visitors), retried with exponential backoff; the outcome (`succeeded` / `failed` with the
- *    error, attempts) is written onto every request of the batch. With no hook configured and a local
- *    backend (a loopback SUPABASE_URL), the same trigger runs `npm run build` with SITE_ORG=<slug> in the
- *    background instead and records how it finished; elsewhere the batch is `skipped` with the reason.
+ *    error, attempts) is written onto every request of the batch; the build itself reports through Netlify's
+ *    deploy notifications (netlify/functions/deploy-events.mts). With no hook configured and a local backend
+ *    (a loopback SUPABASE_URL), the batch of the organization the local site shows runs the local build
+ *    (netlify/local/site-build.ts: a fresh folder swapped in only on success) and records it as a deploy;
+ *    another organization's batch is `skipped` (the local site shows one organization); elsewhere the batch
+ *    is `skipped` with the reason.
  */
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { chooseSiteOrganization, listOrganizations } from '../organizations.ts';
 import { serviceSupabaseConfig } from './service-config.ts';
 
 /** The organization a rebuild is for. */
@@ -109,7 +115,13 @@ async function sendBatch(client: SupabaseClient, batch: RebuildBatch, env: Env):
     return { ...batch, outcome, error };
   }
   if (isLocalBackend(env)) {
-    startLocalBuild(client, batch, env);
+    const shown = chooseSiteOrganization(await listOrganizations(env), env).slug;
+    if (shown !== batch.organization_slug) {
+      const reason = `The local site shows ${shown}, not ${batch.organization_slug}`;
+      await recordOutcome(client, batch.batch_id, { status: 'skipped', attempts: 0, error: reason });
+      return { ...batch, outcome: 'skipped', error: reason };
+    }
+    await startLocalBuild(client, batch, env);
     return { ...batch, outcome: 'building' };
   }
   const reason = 'No build hook configured for this organization';
@@ -147,19 +159,46 @@ function isLoopbackUrl(url: string): boolean {
   return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
 }
 
-/** Runs the organization's site build in the background and records how it finished. */
-function startLocalBuild(client: SupabaseClient, batch: RebuildBatch, env: Env): void {
-  const child = spawn('npm', ['run', 'build'], {
+/** The local build: a fresh folder swapped in for dist/ only when it succeeded. */
+const LOCAL_BUILD_SCRIPT = join(import.meta.dirname, '../../../netlify/local/site-build.ts');
+/** The local build's last stderr line starting with this is its failure reason. */
+const FAILURE_PREFIX = 'BUILD FAILED: ';
+
+/**
+ * Records the local build as a deploy (`building`), runs it in the background, and records how it finished
+ * on the deploy (succeeded, or failed with the build's own reason) and on the batch's requests.
+ */
+async function startLocalBuild(client: SupabaseClient, batch: RebuildBatch, env: Env): Promise<void> {
+  const site = env.SITE_URL ?? 'http://localhost:8888';
+  await recordDeploy(client, batch, 'building', null, site);
+  const child = spawn(process.execPath, [LOCAL_BUILD_SCRIPT], {
     cwd: process.cwd(),
     env: { ...process.env, ...env, SITE_ORG: batch.organization_slug },
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let failure = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    for (const line of chunk.split('\n')) if (line.startsWith(FAILURE_PREFIX)) failure = line.slice(FAILURE_PREFIX.length).trim();
   });
   const finish = (error: string | null) =>
-    recordOutcome(client, batch.batch_id, { status: error ? 'failed' : 'succeeded', attempts: 1, error }).catch((cause: Error) =>
-      console.error(`Could not record the local build of ${batch.organization_slug}: ${cause.message}`),
-    );
-  child.on('error', (error) => void finish(`Local build could not start: ${error.message}`));
-  child.on('exit', (code, signal) => void finish(code === 0 ? null : `Local build exited with ${signal ?? `code ${code}`}`));
+    Promise.all([
+      recordDeploy(client, batch, error ? 'failed' : 'succeeded', error, site),
+      recordOutcome(client, batch.batch_id, { status: error ? 'failed' : 'succeeded', attempts: 1, error }),
+    ]).catch((cause: Error) => console.error(`Could not record the local build of ${batch.organization_slug}: ${cause.message}`));
+  child.on('error', (error) => void finish(`The local build could not start: ${error.message}`));
+  child.on('exit', (code, signal) => void finish(code === 0 ? null : failure || `The local build exited with ${signal ?? `code ${code}`}`));
+}
+
+async function recordDeploy(client: SupabaseClient, batch: RebuildBatch, state: 'building' | 'succeeded' | 'failed', error: string | null, url: string): Promise<void> {
+  const { error: failed } = await client.rpc('record_site_deploy', {
+    p_organization_id: batch.organization_id,
+    p_source: 'local',
+    p_external_id: batch.batch_id,
+    p_state: state,
+    p_error: error,
+    p_url: url,
+  });
+  if (failed) throw new Error(`Could not record the local build of ${batch.organization_slug} (${state}): ${failed.message}`);
 }
 
 async function recordOutcome(

@@ -1,0 +1,51 @@
+import type { Config } from '@netlify/functions';
+import { chooseSiteOrganization, listOrganizations } from '../../src/lib/organizations.ts';
+import { deployEvent, DeployNotificationSchema, verifyDeployNotification } from '../../src/lib/server/deploy-events.ts';
+import { HttpError, message, readText, serverError } from '../../src/lib/server/http.ts';
+import { serviceClient } from '../../src/lib/server/service-client.ts';
+
+/** A deploy notification is a few kilobytes; anything much larger is not one. */
+const MAX_BODY_BYTES = 256_000;
+
+/**
+ * POST /api/deploy-events: Netlify's deploy notifications (started, succeeded, failed), configured as
+ * outgoing webhooks signed with DEPLOY_NOTIFICATION_SECRET (see src/lib/server/deploy-events.ts). A verified
+ * notification of a production deploy records the build of this site's organization (record_site_deploy);
+ * the admin header shows it. 202 recorded or ignored (another context or state), 401 unverified, 400 not a
+ * deploy, 503 when no secret is configured: in every refusal nothing is written.
+ */
+export default async (req: Request): Promise<Response> => {
+  try {
+    const secret = process.env.DEPLOY_NOTIFICATION_SECRET;
+    if (!secret) return message(503, 'Deploy notifications are not configured on this site.');
+    const body = await readText(req, { maxBytes: MAX_BODY_BYTES });
+    await verifyDeployNotification(body, req.headers.get('x-webhook-signature'), secret);
+    let json: unknown;
+    try {
+      json = JSON.parse(body);
+    } catch {
+      throw new HttpError(400, 'The notification body must be JSON.');
+    }
+    const parsed = DeployNotificationSchema.safeParse(json);
+    if (!parsed.success) throw new HttpError(400, 'The notification is not a deploy.');
+    const event = deployEvent(parsed.data);
+    if (!event) return message(202, 'Ignored: not a production deploy state the status tracks.');
+    const organization = chooseSiteOrganization(await listOrganizations(), process.env);
+    const { error } = await serviceClient().rpc('record_site_deploy', {
+      p_organization_id: organization.id,
+      p_source: 'netlify',
+      p_external_id: event.externalId,
+      p_state: event.state,
+      p_started_at: event.startedAt,
+      p_error: event.error,
+      p_url: event.url,
+    });
+    if (error) throw new Error(`record_site_deploy failed: ${error.message}`);
+    return message(202, `Recorded: deploy ${event.state}.`);
+  } catch (error) {
+    if (error instanceof HttpError) return message(error.status, error.message);
+    return serverError('The deploy notification could not be recorded', error);
+  }
+};
+
+export const config: Config = { path: '/api/deploy-events', method: 'POST' };

@@ -1,0 +1,81 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useState } from 'react';
+import { describeDeployState, retrySiteBuild, type DeployStateKind } from '../../lib/deploy-status';
+import { supabaseBrowser } from '../../lib/supabase-browser';
+import { $deployFacts, refreshDeployStatus, watchDeployStatus } from '../../stores/deploy-status';
+import { toast } from '../../stores/toast';
+import type { BackOfficeAccess } from '../use-back-office-access';
+import { Button } from './ui/Button';
+
+/** The dot's colour per state: green live, blue moving, amber waiting, red failed, grey unknown. */
+const DOTS: Record<DeployStateKind, string> = {
+  live: 'bg-green-600',
+  building: 'bg-blue-600 motion-safe:animate-pulse',
+  requested: 'bg-blue-600 motion-safe:animate-pulse',
+  waiting: 'bg-amber-500',
+  failed: 'bg-red-600',
+  not_built: 'bg-red-600',
+  unknown: 'bg-gray-400',
+};
+
+/**
+ * The public site's state at a glance, under the header: up to date (live since, with a link), changes
+ * waiting (next build in about N seconds), building since, failed (with the reason and, for admins, Retry).
+ * A polite live region, so a screen reader hears when a build starts or ends.
+ */
+export default function DeployStatus({ access }: { access: BackOfficeAccess }) {
+  const organizationId = access.organization.id;
+  const current = useStore($deployFacts);
+  const [retrying, setRetrying] = useState(false);
+  const [now, setNow] = useState(() => Date.now());
+
+  useEffect(() => watchDeployStatus(organizationId), [organizationId]);
+  // "in about N seconds" counts down between reads.
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+
+  const mine = current?.organizationId === organizationId ? current : null;
+  if (!mine?.facts) return null;
+  // The database's clock, moved on by the time since it answered: a wrong browser clock changes nothing.
+  const state = describeDeployState(mine.facts, new Date(Date.parse(mine.facts.now) + Math.max(0, now - mine.receivedAt)));
+
+  async function retry() {
+    setRetrying(true);
+    try {
+      await retrySiteBuild(supabaseBrowser(), organizationId);
+      toast({ title: 'Rebuild started', description: 'The site is being rebuilt.' });
+      await refreshDeployStatus(organizationId);
+    } catch (error) {
+      toast({ title: 'Error', description: (error as Error).message, variant: 'destructive' });
+    } finally {
+      setRetrying(false);
+    }
+  }
+
+  return (
+    <div
+      role="status"
+      aria-live="polite"
+      data-testid="deploy-status"
+      data-state={state.kind}
+      className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm"
+    >
+      <span aria-hidden="true" className={`inline-block h-2.5 w-2.5 rounded-full ${DOTS[state.kind]}`} />
+      <span className="font-medium">Site: {state.title}</span>
+      <span className="text-muted-foreground">{state.detail}</span>
+      {state.href && (
+        <a href={state.href} target="_blank" rel="noopener noreferrer" className="text-primary underline-offset-2 hover:underline">
+          View live site<span className="sr-only"> (opens in a new tab)</span>
+        </a>
+      )}
+      {state.retry && access.role === 'admin' && (
+        <Button variant="outline" size="sm" onClick={retry} disabled={retrying}>
+          {retrying ? 'Retrying...' : 'Retry'}
+        </Button>
+      )}
+    </div>
+  );
+}
+
