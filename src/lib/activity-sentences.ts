@@ -133,6 +133,10 @@ const roleChanged = (s: Sentence, action: string) => {
   return `${s.actor} changed ${s.targetPossessive} role${role ? ` to ${role}` : ''}${bulk(action)}`;
 };
 
+/** A webhook publish mode as the sentence says it. */
+const publishModeWords = (mode: unknown) =>
+  mode === 'draft' ? 'be saved as drafts for review' : mode === 'publish' ? 'be published at once' : 'a new publish mode';
+
 /** The sentence of every action the app logs (and of `admin_dashboard_access`, no longer written). */
 const SENTENCES: Record<string, (s: Sentence, action: string) => string> = {
   login_success: (s) => `${s.actor} signed in`,
@@ -176,6 +180,7 @@ const SENTENCES: Record<string, (s: Sentence, action: string) => string> = {
   invitation_accepted: (s) => `${s.actor} accepted an invitation and joined${s.asRole}`,
 
   organization_settings_updated: (s) => `${s.actor} updated the organization settings${s.changedFields}`,
+  webhook_publish_mode_changed: (s) => `${s.actor} set ZimmWriter deliveries to ${publishModeWords(s.details.to)}`,
 };
 
 /** The actions with a sentence of their own (the rest read "… did something: code"). */

@@ -1,7 +1,7 @@
 /**
  * The ZimmWriter tab's data: the webhook URL (the token is stored only as a hash, so it can be shown only
- * right after a rotation), token rotation, the organization's categories, the delivery log and the test
- * delivery through `/api/admin/webhook-test`.
+ * right after a rotation), token rotation, the publish mode, the organization's categories, the delivery log
+ * and the test delivery through `/api/admin/webhook-test` (a dry run: it says what a delivery would do).
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { WebhookPayloadInput } from '../schemas/webhook.ts';
@@ -91,13 +91,65 @@ export function examplePayload(category: string | undefined, fields: { title?: s
   };
 }
 
-/** The outcome of a test delivery: the new post's id, or the function's answer text. */
-export type WebhookTestResult = { ok: true; postId: string } | { ok: false; text: string };
+/** What a test delivery would do, as `/api/admin/webhook-test` answers it (see that function). */
+export interface WebhookTestPreview {
+  action: 'create' | 'update';
+  /** The post it would update, else the title of the one it would create. */
+  title: string;
+  /** The status the post would have (an update keeps the post's own). */
+  status: string;
+  /** The post's path on the site, /blog/{slug}. */
+  path: string;
+}
 
-/** Sends a test delivery for the organization. Rejects only on a network failure. */
+/** The outcome of a test delivery: what a delivery like it would do, or the function's answer text. */
+export type WebhookTestResult = { ok: true; preview: WebhookTestPreview } | { ok: false; text: string };
+
+/** Sends a test delivery for the organization (nothing is published). Rejects only on a network failure. */
 export async function sendTestWebhook(client: SupabaseClient, organizationId: string, payload: WebhookPayloadInput): Promise<WebhookTestResult> {
   const answer = await postAdminFunction(client, '/api/admin/webhook-test', { organization_id: organizationId, payload });
-  const postId = (answer.body as { post_id?: unknown } | null)?.post_id;
-  if (answer.ok && typeof postId === 'string') return { ok: true, postId };
+  const preview = answer.body as Partial<WebhookTestPreview> | null;
+  if (answer.ok && (preview?.action === 'create' || preview?.action === 'update') && typeof preview.title === 'string') {
+    return { ok: true, preview: { action: preview.action, title: preview.title, status: String(preview.status), path: String(preview.path) } };
+  }
   return { ok: false, text: answerMessage(answer) || `HTTP ${answer.status}` };
+}
+
+/**
+ * The success toast's text. The spec's wording ("Blog post created successfully. Post ID: …") described a
+ * test that published a post; the test is a dry run now, so the title stays the spec's and the text says
+ * truthfully what a delivery like this one would do.
+ */
+export function testDeliveryMessage(preview: WebhookTestPreview): { title: string; description: string } {
+  const description =
+    preview.action === 'create'
+      ? `A delivery like this would create a new post “${preview.title}” (${preview.status === 'published' ? 'published' : 'draft'}).`
+      : `A delivery like this would update “${preview.title}” (${preview.path}).`;
+  return { title: 'Webhook Test Successful!', description };
+}
+
+/** What deliveries do: publish the post at once, or save it as a draft for review. */
+export type PublishMode = 'publish' | 'draft';
+
+/** The choices of the ZimmWriter tab's select, in its words. */
+export const PUBLISH_MODE_OPTIONS: readonly { value: PublishMode; label: string }[] = [
+  { value: 'publish', label: 'Publish at once' },
+  { value: 'draft', label: 'Save as draft for review' },
+];
+
+/** The organization's publish mode as stored (no setting means publish, as upsert_webhook_post reads it). */
+export async function loadPublishMode(client: SupabaseClient, organizationId: string): Promise<PublishMode> {
+  const { data, error } = await client.from('organizations').select('settings').eq('id', organizationId).single();
+  if (error) throw new Error(`Reading the publish mode of ${organizationId} failed: ${error.message}`);
+  const mode = (data as { settings: { webhook?: { publish_mode?: unknown } } | null }).settings?.webhook?.publish_mode;
+  return mode === 'draft' ? 'draft' : 'publish';
+}
+
+/** Sets the publish mode (admins only; the database checks and logs it) and returns the mode in force. */
+export async function savePublishMode(client: SupabaseClient, organizationId: string, mode: PublishMode): Promise<PublishMode> {
+  const { data, error } = await client.rpc('set_webhook_publish_mode', { p_organization_id: organizationId, p_mode: mode });
+  if (error || (data !== 'publish' && data !== 'draft')) {
+    throw new Error(`Setting the publish mode of ${organizationId} failed: ${error?.message ?? 'no mode returned'}`);
+  }
+  return data;
 }

@@ -5,7 +5,9 @@
 import { createHash } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { expect, test, waitForIslands } from './fixtures';
-import { createUser, PASSWORD, removeUser, SCALE_PRO_ID, service } from './support/backend';
+import { createClient } from '@supabase/supabase-js';
+import { LOCAL_SUPABASE } from '../../src/lib/server/service-config.ts';
+import { backendUrl, createUser, PASSWORD, removeUser, SCALE_PRO_ID, service } from './support/backend';
 
 const SEED_ADMIN = 'admin@scale-pro.test';
 const SEED_TOKEN_HASH = createHash('sha256').update('dev-zimmwriter-token-scale-pro').digest('hex');
@@ -29,10 +31,18 @@ async function openTab(page: Page, id: string, heading: string) {
 }
 
 const toast = (page: Page) => page.getByRole('status', { name: 'Notifications' });
+const anonClient = createClient(backendUrl, process.env.SUPABASE_ANON_KEY || LOCAL_SUPABASE.anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
 
-test('ZimmWriter: the test form creates a post, and the token rotates behind a confirmation', async ({ page }) => {
+/** Published posts of an organization, as visitors (anon) count them. */
+async function publicPostCount(organizationId: string): Promise<number | null> {
+  const { count } = await anonClient.from('blog_posts').select('id', { count: 'exact', head: true }).eq('organization_id', organizationId);
+  return count;
+}
+
+test('ZimmWriter: the test form publishes nothing and says what a delivery would do, and the token rotates behind a confirmation', async ({ page }) => {
   const since = new Date().toISOString();
   const title = `E2E webhook ${Date.now().toString(36)}`;
+  const publicBefore = await publicPostCount(SCALE_PRO_ID);
   await signIn(page, SEED_ADMIN);
   await openTab(page, 'zimmwriter', 'ZimmWriter Integration');
   await expect(page.getByRole('textbox', { name: 'Webhook URL' })).toHaveValue(/\/api\/webhooks\/zimmwriter\/•+$/);
@@ -41,10 +51,10 @@ test('ZimmWriter: the test form creates a post, and the token rotates behind a c
   await page.getByLabel('Title').fill(title);
   await page.getByRole('button', { name: 'Send Test Webhook' }).click();
   await expect(toast(page)).toContainText('Webhook Test Successful!');
-  const { data: posts } = await service.from('blog_posts').select('id, slug').eq('organization_id', SCALE_PRO_ID).eq('title', title);
-  expect(posts).toHaveLength(1);
-  await expect(toast(page)).toContainText(`Post ID: ${posts?.[0]?.id}`);
-  await expect(page.getByRole('list', { name: 'Webhook deliveries' })).toContainText(title);
+  await expect(toast(page)).toContainText(`A delivery like this would create a new post “${title}” (published).`);
+  const { data: posts } = await service.from('blog_posts').select('id').eq('organization_id', SCALE_PRO_ID).eq('title', title);
+  expect(posts).toHaveLength(0);
+  expect(await publicPostCount(SCALE_PRO_ID)).toBe(publicBefore);
 
   try {
     await page.getByRole('button', { name: 'Rotate Token' }).click();
@@ -58,6 +68,31 @@ test('ZimmWriter: the test form creates a post, and the token rotates behind a c
     await service.from('webhook_deliveries').delete().eq('organization_id', SCALE_PRO_ID).gte('received_at', since);
     await service.from('blog_posts').delete().eq('organization_id', SCALE_PRO_ID).eq('title', title);
     await service.from('site_rebuild_requests').delete().eq('organization_id', SCALE_PRO_ID).gte('requested_at', since);
+  }
+});
+
+test('ZimmWriter: the admin chooses what deliveries do; the choice stays after a reload and the test follows it', async ({ page }) => {
+  const { data: evergreen } = await service.from('organizations').select('id, settings').eq('slug', 'evergreen-landscaping').single();
+  const publicBefore = await publicPostCount(evergreen!.id);
+  try {
+    await signIn(page, 'admin@evergreen.test');
+    await openTab(page, 'zimmwriter', 'ZimmWriter Integration');
+    const mode = page.getByLabel('When a post arrives');
+    await expect(mode).toHaveValue('draft'); // the seed saves evergreen's deliveries as drafts
+    await mode.selectOption('publish');
+    await expect(toast(page)).toContainText('Publish Mode Saved');
+    await page.reload();
+    await expect(page.getByLabel('When a post arrives')).toHaveValue('publish');
+
+    const title = `E2E mode ${Date.now().toString(36)}`;
+    await page.getByLabel('Title').fill(title);
+    await page.getByRole('button', { name: 'Send Test Webhook' }).click();
+    await expect(toast(page)).toContainText(`A delivery like this would create a new post “${title}” (published).`);
+    expect(await publicPostCount(evergreen!.id)).toBe(publicBefore);
+  } finally {
+    // The service role may write settings.webhook directly (the API's users only through set_webhook_publish_mode).
+    await service.from('organizations').update({ settings: evergreen!.settings }).eq('id', evergreen!.id);
+    await service.from('user_activity_logs').delete().eq('organization_id', evergreen!.id).eq('action', 'webhook_publish_mode_changed');
   }
 });
 

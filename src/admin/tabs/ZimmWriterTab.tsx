@@ -15,9 +15,14 @@ import {
   listCategoryNames,
   listDeliveries,
   loadIntegration,
+  loadPublishMode,
+  PUBLISH_MODE_OPTIONS,
   rotateWebhookToken,
+  savePublishMode,
   sendTestWebhook,
+  testDeliveryMessage,
   webhookUrl,
+  type PublishMode,
   type WebhookDelivery,
   type WebhookIntegration,
 } from '../../lib/webhook-admin';
@@ -53,7 +58,11 @@ function useLoaded<T>(load: () => Promise<T>): [Loaded<T>, () => Promise<void>] 
   return [value, reload];
 }
 
-/** ZimmWriter: the webhook URL and its token, categories, payload, a test delivery and the log (spec 4, 7-9). */
+/**
+ * ZimmWriter: the webhook URL and its token, what deliveries do (publish or draft), categories, payload, a
+ * test delivery and the log (spec 4, 7-9). The dashboard, and so this tab, is for admins; the database
+ * refuses anyone else's changes.
+ */
 export default function ZimmWriterTab({ organization }: AdminTabProps) {
   const client = supabaseBrowser();
   const [integration, reloadIntegration] = useLoaded<WebhookIntegration | null>(useCallback(() => loadIntegration(client, organization.id), [client, organization.id]));
@@ -142,6 +151,8 @@ export default function ZimmWriterTab({ organization }: AdminTabProps) {
         )}
       </Card>
 
+      <PublishModeCard key={organization.id} organizationId={organization.id} />
+
       <div className="grid gap-6 md:grid-cols-2">
         <Card>
           <CardHeader title="Organization" description="Posts sent to this webhook belong to this organization." />
@@ -177,7 +188,7 @@ export default function ZimmWriterTab({ organization }: AdminTabProps) {
         </pre>
       </Card>
 
-      <TestForm organizationId={organization.id} categories={categoryNames} onSent={reloadDeliveries} />
+      <TestForm organizationId={organization.id} categories={categoryNames} />
 
       <Card>
         <CardHeader title="Recent Deliveries" description="What the webhook received, newest first." actions={<Button variant="outline" onClick={() => void reloadDeliveries()}>Refresh</Button>} />
@@ -216,8 +227,64 @@ export default function ZimmWriterTab({ organization }: AdminTabProps) {
   );
 }
 
-/** The test delivery form: posts through /api/admin/webhook-test, the webhook's own path. */
-function TestForm({ organizationId, categories, onSent }: { organizationId: string; categories: string[]; onSent: () => Promise<void> }) {
+/** What deliveries do, shown as stored and saved when changed (set_webhook_publish_mode, admins only, audited). */
+function PublishModeCard({ organizationId }: { organizationId: string }) {
+  const client = supabaseBrowser();
+  const [stored] = useLoaded<PublishMode>(useCallback(() => loadPublishMode(client, organizationId), [client, organizationId]));
+  const [chosen, setChosen] = useState<PublishMode | null>(null);
+  const [saving, setSaving] = useState(false);
+  // A choice made here wins over the load (the card is keyed by organization, so a switch starts afresh).
+  const mode = chosen ?? (stored.state === 'ready' ? stored.value : null);
+
+  async function change(next: PublishMode) {
+    const previous = mode;
+    setChosen(next);
+    setSaving(true);
+    try {
+      const saved = await savePublishMode(client, organizationId, next);
+      setChosen(saved);
+      toast({
+        title: 'Publish Mode Saved',
+        description: saved === 'publish' ? 'Posts from ZimmWriter are published at once.' : 'Posts from ZimmWriter are saved as drafts for review.',
+      });
+    } catch (error) {
+      console.error(error);
+      setChosen(previous);
+      toast({ title: 'Error', description: 'Failed to save the publish mode', variant: 'destructive' });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Card>
+      <CardHeader title="Publishing" description="What happens to a post ZimmWriter sends. Posts it updates keep their status." />
+      {stored.state === 'loading' && <Skeleton rows={1} label="Loading publish mode..." />}
+      {stored.state === 'error' && <ErrorState message="Failed to load the publish mode" />}
+      {mode && (
+        <Field label="When a post arrives">
+          {(control) => (
+            <Select
+              {...control}
+              name="publish_mode"
+              value={mode}
+              disabled={saving}
+              onChange={(e) => void change(e.target.value as PublishMode)}
+              options={PUBLISH_MODE_OPTIONS}
+            />
+          )}
+        </Field>
+      )}
+    </Card>
+  );
+}
+
+/**
+ * The test form: a dry run through /api/admin/webhook-test. The payload takes the webhook's own validation
+ * and sanitizing, and the answer says whether a delivery like it would create or update a post; nothing is
+ * published, stored or logged, so the delivery log is not reloaded.
+ */
+function TestForm({ organizationId, categories }: { organizationId: string; categories: string[] }) {
   const [title, setTitle] = useState('Test Blog Post from ZimmWriter');
   const [category, setCategory] = useState('');
   const [html, setHtml] = useState('<h2>Test Post</h2><p>This is a test post sent from the admin dashboard.</p>');
@@ -229,9 +296,8 @@ function TestForm({ organizationId, categories, onSent }: { organizationId: stri
     setSending(true);
     try {
       const result = await sendTestWebhook(supabaseBrowser(), organizationId, examplePayload(chosen || undefined, { title, html }));
-      if (result.ok) toast({ title: 'Webhook Test Successful!', description: `Blog post created successfully. Post ID: ${result.postId}` });
+      if (result.ok) toast(testDeliveryMessage(result.preview));
       else toast({ title: 'Webhook Test Failed', description: result.text, variant: 'destructive' });
-      await onSent();
     } catch (error) {
       console.error(error);
       toast({ title: 'Webhook Test Error', description: 'Failed to send test request', variant: 'destructive' });
@@ -242,7 +308,10 @@ function TestForm({ organizationId, categories, onSent }: { organizationId: stri
 
   return (
     <Card id="webhook-test">
-      <CardHeader title="Webhook Test" description="Send a test post through the webhook: it is created like a real delivery." />
+      <CardHeader
+        title="Webhook Test"
+        description="Check a payload without publishing: it is validated and sanitized like a real delivery, and the answer says whether it would create or update a post."
+      />
       <form onSubmit={send} className="space-y-4">
         <Field label="Title">{(control) => <Input {...control} name="title" value={title} onChange={(e) => setTitle(e.target.value)} required />}</Field>
         <Field label="Category">

@@ -1,12 +1,16 @@
 /**
  * Receiving one writing-tool delivery for an organization. The public webhook first asks who the token
  * belongs to (`webhookOrganizationId`: one lookup, nothing written) and reads the body only for a known
- * token. Then the JavaScript part (shape the body with post-content.ts: the author's Markdown or HTML kept,
- * the sanitized HTML and reading time derived; derive the slug)
- * and ONE call to Postgres, `receive_webhook_delivery`, which checks the token again, upserts the post,
- * records the delivery and requests the rebuild in one transaction (one round trip keeps a delivery fast).
- * Shared by the public webhook (token in the URL) and the back office's test form (admin verified,
- * organization by id), so a test delivery takes exactly the path a real one takes.
+ * token. Then two steps:
+ * 1. `prepareDelivery`, the JavaScript part: shape the body with post-content.ts (the author's Markdown or
+ *    HTML kept, the sanitized HTML and reading time derived) and derive the slug. A payload with nothing
+ *    left after sanitizing is refused here.
+ * 2. Postgres. A real delivery (`receiveDelivery`) makes ONE call, `receive_webhook_delivery`, which checks
+ *    the token again, upserts the post, records the delivery and requests the rebuild in one transaction
+ *    (one round trip keeps a delivery fast). The back office's test (`previewDelivery`) asks
+ *    `preview_webhook_delivery` instead what that call would do (create or update which post, with which
+ *    status, in which category) and writes nothing: no post, revision, delivery record or rebuild request.
+ * Both take the same first step, so a test refuses exactly what a real delivery refuses.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { shapePostContent, type PostContent } from '../post-content.ts';
@@ -72,9 +76,9 @@ export async function receiveDelivery(
   let problem: DeliveryProblem | InternalError | undefined = 'refused' in delivery ? delivery.refused : undefined;
   let post: PostFields | undefined;
   if ('payload' in delivery) {
-    slug = postSlug(delivery.payload.title, delivery.payload.slug);
+    slug = deliverySlug(delivery.payload);
     try {
-      post = await postFields(delivery.payload, slug);
+      post = (await prepareDelivery(delivery.payload)).fields;
     } catch (error) {
       problem = error instanceof DeliveryProblem ? error : new InternalError(`preparing the post failed: ${(error as Error).message}`);
     }
@@ -100,11 +104,99 @@ export async function receiveDelivery(
     );
   }
   const { id, status, slug: storedSlug, created } = received.post;
-  return { post_id: id, status, url: org.domain ? `https://${org.domain}/blog/${storedSlug}` : `/blog/${storedSlug}`, created };
+  return { post_id: id, status, url: postUrl(org, storedSlug), created };
+}
+
+/**
+ * What a delivery of `payload` would do for the organization, written nowhere: the payload takes the real
+ * delivery's first step (prepareDelivery: throws DeliveryProblem for what a delivery refuses), then
+ * `preview_webhook_delivery` answers by the rules `upsert_webhook_post` follows. Null for an unknown
+ * organization. Throws InternalError when the database cannot answer.
+ */
+export async function previewDelivery(client: SupabaseClient, organizationId: string, payload: WebhookPayload): Promise<DeliveryPreview | null> {
+  const { slug, fields } = await prepareDelivery(payload);
+  const { data, error } = await client.rpc('preview_webhook_delivery', {
+    p_organization_id: organizationId,
+    p_slug: slug,
+    p_title: fields.p_title,
+    p_category_name: fields.p_category_name,
+    p_category_slug: fields.p_category_slug,
+  });
+  if (error) throw new InternalError(`preview_webhook_delivery failed: ${error.message}`);
+  const preview = data as Previewed;
+  if (!preview.found) return null;
+  const existing = preview.post;
+  return {
+    action: preview.action,
+    title: existing?.title ?? payload.title,
+    slug,
+    status: preview.status,
+    path: `/blog/${slug}`,
+    url: postUrl(preview.organization, slug),
+    category: preview.category,
+    ...(existing ? { post_id: existing.id } : {}),
+  };
+}
+
+/** What a test delivery would do: `title` is the post it would update, else the one it would create. */
+export interface DeliveryPreview {
+  action: 'create' | 'update';
+  title: string;
+  slug: string;
+  /** The status the post would have: the publish mode's for a new post, the post's own for an update. */
+  status: string;
+  /** The post's path on the site (/blog/{slug}) and its full address when the organization has a domain. */
+  path: string;
+  url: string;
+  /** The category it would land in; `created` when the delivery would create it. */
+  category: { name: string; created: boolean };
+  /** The post an update would overwrite. */
+  post_id?: string;
+}
+
+/** `preview_webhook_delivery`'s answer (see its migration). */
+type Previewed =
+  | { found: false }
+  | {
+      found: true;
+      organization: { slug: string; domain: string | null };
+      action: 'create' | 'update';
+      post: { id: string; title: string; slug: string; status: string } | null;
+      status: string;
+      category: { name: string; created: boolean };
+    };
+
+/** Where a post is read: on the organization's domain when it has one, else the site-relative path. */
+function postUrl(org: { domain: string | null }, slug: string): string {
+  return org.domain ? `https://${org.domain}/blog/${slug}` : `/blog/${slug}`;
+}
+
+/** A validated payload made ready to store: its slug (same slug = same post) and the post columns. */
+export interface PreparedDelivery {
+  slug: string;
+  fields: PostFields;
+}
+
+/**
+ * The step every delivery takes before Postgres, real or test: the slug, the body rendered and sanitized,
+ * the category's slug. Throws DeliveryProblem (422) when no content is left after sanitizing.
+ */
+export async function prepareDelivery(payload: WebhookPayload): Promise<PreparedDelivery> {
+  const slug = deliverySlug(payload);
+  return { slug, fields: await postFields(payload, slug) };
+}
+
+/** The post's slug: the payload's, normalized, else derived from the title. */
+function deliverySlug(payload: WebhookPayload): string {
+  return postSlug(payload.title, payload.slug);
 }
 
 /** The post columns `receive_webhook_delivery` takes, from a validated payload. */
-type PostFields = Record<`p_${string}`, string | number | string[] | null>;
+export type PostFields = Record<`p_${string}`, string | number | string[] | null> & {
+  p_title: string;
+  p_category_name: string | null;
+  p_category_slug: string | null;
+};
 
 async function postFields(payload: WebhookPayload, slug: string): Promise<PostFields> {
   const body = await articleContent(payload);

@@ -53,6 +53,7 @@ describe('activitySentence', () => {
     ['invitation_revoked', invitation, 'Alex Morgan revoked the invitation to sam@example.com'],
     ['invitation_accepted', { details: { invitation_id: 'i1', role: 'editor', existing_account: false } }, 'Alex Morgan accepted an invitation and joined as editor'],
     ['organization_settings_updated', { resource_type: 'organization', details: { fields: ['name', 'contact_email'] } }, 'Alex Morgan updated the organization settings (name, contact email)'],
+    ['webhook_publish_mode_changed', { resource_type: 'organization', details: { from: 'publish', to: 'draft' } }, 'Alex Morgan set ZimmWriter deliveries to be saved as drafts for review'],
   ];
 
   it.each(cases)('%s reads as a sentence', (action, over, sentence) => {

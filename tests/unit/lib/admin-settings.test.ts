@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSettingsForm, settingsFormValues } from '../../../src/lib/organization-settings.ts';
 import { sessionCountText, sessionStatus } from '../../../src/lib/sessions.ts';
 import { ChangePasswordSchema } from '../../../src/lib/password.ts';
-import { examplePayload, MASKED_TOKEN, webhookUrl } from '../../../src/lib/webhook-admin.ts';
+import { examplePayload, MASKED_TOKEN, testDeliveryMessage, webhookUrl, type WebhookTestPreview } from '../../../src/lib/webhook-admin.ts';
 import { WebhookPayloadSchema } from '../../../src/schemas/webhook.ts';
 
 const org = {
@@ -96,5 +96,16 @@ describe('webhook admin', () => {
     expect(Object.keys(example).sort()).toEqual(['category', 'excerpt', 'html', 'image_base64', 'image_url', 'markdown', 'slug', 'tags', 'title', 'webhook_name']);
     expect(example).toMatchObject({ markdown: false, slug: false, image_url: false, image_base64: false });
     expect(WebhookPayloadSchema.safeParse(example).success).toBe(true);
+  });
+});
+
+describe('the webhook test message says what a delivery would do', () => {
+  const cases: [string, WebhookTestPreview, string][] = [
+    ['a new published post', { action: 'create', title: 'T', status: 'published', path: '/blog/t' }, 'A delivery like this would create a new post “T” (published).'],
+    ['a new draft', { action: 'create', title: 'T', status: 'draft', path: '/blog/t' }, 'A delivery like this would create a new post “T” (draft).'],
+    ['an update', { action: 'update', title: 'Old title', status: 'published', path: '/blog/old-title' }, 'A delivery like this would update “Old title” (/blog/old-title).'],
+  ];
+  it.each(cases)('%s', (_name, preview, description) => {
+    expect(testDeliveryMessage(preview)).toEqual({ title: 'Webhook Test Successful!', description });
   });
 });
