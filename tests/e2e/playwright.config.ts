@@ -1,5 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 import { existsSync } from 'node:fs';
+import { E2E_DEPLOY_NOTIFICATION_SECRET } from './support/deploy-secret';
 
 /** Debian's Chromium (Playwright cannot download its own browser here); CHROME_PATH overrides. */
 const chromium = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -51,7 +52,8 @@ export default defineConfig({
         command: 'npm run serve',
         // Publishing in a test records a rebuild request; a real site build in the middle of the run
         // would rewrite dist/ under the server, so the quiet window outlasts the suite.
-        env: { REBUILD_QUIET_WINDOW_MS: '3600000' },
+        // Deploy notifications are signed with this secret; admin-deploy-status.spec.ts signs its own.
+        env: { REBUILD_QUIET_WINDOW_MS: '3600000', DEPLOY_NOTIFICATION_SECRET: E2E_DEPLOY_NOTIFICATION_SECRET },
         url: BASE_URL,
         reuseExistingServer: !process.env.CI,
         timeout: 300_000,

@@ -58,6 +58,7 @@ export default function DeployStatus({ access }: { access: BackOfficeAccess }) {
     <div
       role="status"
       aria-live="polite"
+      aria-label="Site status"
       data-testid="deploy-status"
       data-state={state.kind}
       className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm"

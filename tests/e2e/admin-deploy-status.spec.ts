@@ -1,0 +1,117 @@
+/**
+ * The site status in the back office header, end to end on the served site: a saved change shows "Changes
+ * waiting"; the local build it starts shows "Building since", then "Up to date" with a link, and blog
+ * management marks published posts Live. A build whose hook fails shows "Build failed" with the reason, and
+ * the admin's Retry sends it again; Netlify's signed deploy notifications (simulated, signed with the served
+ * site's DEPLOY_NOTIFICATION_SECRET) then drive it through "Building" to "Up to date".
+ */
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from '@playwright/test';
+import { SignJWT } from 'jose';
+import { expect, test } from './fixtures';
+import { PASSWORD, SCALE_PRO_ID, service } from './support/backend';
+import { E2E_DEPLOY_NOTIFICATION_SECRET } from './support/deploy-secret';
+import { rebuildPublicSite } from './support/rebuild';
+import { flushDueRebuilds } from '../../src/lib/server/rebuilds.ts';
+
+const SEED_ADMIN = 'admin@scale-pro.test';
+const since = new Date().toISOString();
+const status = (page: Page) => page.getByTestId('deploy-status');
+
+async function signIn(page: Page) {
+  await page.goto('/auth');
+  await page.getByRole('main').getByLabel('Email').fill(SEED_ADMIN);
+  await page.getByRole('main').getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+}
+
+/** A change visitors see, made the way any writer makes it: the database records the rebuild. */
+async function changeSettings(phone: string) {
+  const { data } = await service.from('organizations').select('settings').eq('id', SCALE_PRO_ID).single();
+  const { error } = await service.from('organizations').update({ settings: { ...data!.settings, contact_phone: phone } }).eq('id', SCALE_PRO_ID);
+  expect(error).toBeNull();
+}
+
+let original: unknown;
+test.beforeAll(async () => {
+  original = (await service.from('organizations').select('settings').eq('id', SCALE_PRO_ID).single()).data?.settings;
+});
+test.afterAll(async () => {
+  await service.from('organizations').update({ settings: original }).eq('id', SCALE_PRO_ID);
+  await service.from('site_rebuild_settings').delete().eq('organization_id', SCALE_PRO_ID);
+  await service.from('site_deploys').delete().eq('organization_id', SCALE_PRO_ID).eq('source', 'netlify').gte('started_at', since);
+});
+
+test('a saved change waits, the local build runs, and the site is up to date with its posts Live', async ({ page }) => {
+  test.setTimeout(240_000);
+  await signIn(page);
+  await changeSettings('(404) 555-0142');
+  await expect(status(page)).toHaveAttribute('data-state', 'waiting');
+  await expect(status(page)).toContainText('Changes waiting');
+
+  const build = rebuildPublicSite(SCALE_PRO_ID);
+  await expect(status(page)).toHaveAttribute('data-state', 'building', { timeout: 30_000 });
+  await expect(status(page)).toContainText(/Building since \d{1,2}:\d{2} (AM|PM)/);
+  await build;
+  await expect(status(page)).toHaveAttribute('data-state', 'live', { timeout: 15_000 });
+  await expect(status(page)).toContainText('Up to date');
+  await expect(status(page).getByRole('link', { name: /View live site/ })).toHaveAttribute('href', /^http/);
+
+  await page.goto('/admin/blog');
+  const seeded = page.getByTestId('post-card').filter({ hasText: 'The Ultimate Guide to Local SEO' });
+  await expect(seeded.getByTestId('post-live')).toHaveText('Live');
+});
+
+test('a failed build shows its reason with Retry; the retried build reports through signed deploy notifications', async ({ page }) => {
+  test.setTimeout(120_000);
+  let answer = 500;
+  const hookCalls: string[] = [];
+  const hook = createServer((req, res) => {
+    hookCalls.push(req.url ?? '');
+    req.resume();
+    res.statusCode = answer;
+    res.end();
+  });
+  await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = hook.address() as AddressInfo;
+    await service.from('site_rebuild_settings').upsert({ organization_id: SCALE_PRO_ID, build_hook_url: `http://127.0.0.1:${port}/build_hooks/e2e` });
+    await signIn(page);
+    await changeSettings('(404) 555-0143');
+    // The scheduled flush, once the quiet window passed: the hook refuses three times.
+    const [batch] = await flushDueRebuilds(service, { organizationId: SCALE_PRO_ID, env: { ...process.env, REBUILD_QUIET_WINDOW_MS: '0', REBUILD_RETRY_BASE_MS: '10' } });
+    expect(batch?.outcome).toBe('failed');
+    await expect(status(page)).toHaveAttribute('data-state', 'failed');
+    await expect(status(page)).toContainText('Build failed');
+    await expect(status(page)).toContainText('Build hook answered 500');
+
+    answer = 200;
+    await status(page).getByRole('button', { name: 'Retry' }).click();
+    await expect(page.getByRole('status', { name: 'Notifications' })).toContainText('Rebuild started');
+    await expect(status(page)).toHaveAttribute('data-state', 'requested');
+    expect(hookCalls.length).toBe(4);
+
+    // Netlify builds and says so, signed; a notification signed with another secret changes nothing.
+    const deployId = `e2e-${Date.now()}`;
+    const event = async (state: string, secret = E2E_DEPLOY_NOTIFICATION_SECRET) => {
+      const body = JSON.stringify({ id: deployId, state, context: 'production', created_at: new Date().toISOString(), ssl_url: 'https://scalepromarketing.com' });
+      const signature = await new SignJWT({ sha256: createHash('sha256').update(body).digest('hex') })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuer('netlify')
+        .sign(new TextEncoder().encode(secret));
+      return page.request.post('/api/deploy-events', { data: body, headers: { 'content-type': 'application/json', 'x-webhook-signature': signature } });
+    };
+    expect((await event('ready', 'not-the-secret')).status()).toBe(401);
+    await expect(status(page)).toHaveAttribute('data-state', 'requested');
+    expect((await event('building')).status()).toBe(202);
+    await expect(status(page)).toHaveAttribute('data-state', 'building');
+    expect((await event('ready')).status()).toBe(202);
+    await expect(status(page)).toHaveAttribute('data-state', 'live');
+    await expect(status(page).getByRole('link', { name: /View live site/ })).toHaveAttribute('href', 'https://scalepromarketing.com');
+  } finally {
+    await new Promise<void>((resolve) => hook.close(() => resolve()));
+  }
+});
