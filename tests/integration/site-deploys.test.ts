@@ -104,14 +104,15 @@ describe('changes visitors could see record their rebuild in the same transactio
 
   it('records the settings the site shows, not the webhook publish mode', async () => {
     const { data: before } = await service.from('organizations').select('settings').eq('id', seed.scalePro).single();
+    const from = mark();
     try {
-      const from = mark();
       expect((await admin.rpc('set_webhook_publish_mode', { p_organization_id: seed.scalePro, p_mode: 'draft' })).error).toBeNull();
       expect(await requestsSince(from)).toEqual([]);
       expect((await admin.from('organizations').update({ settings: { ...before!.settings, contact_phone: '(404) 555-0177' } }).eq('id', seed.scalePro)).error).toBeNull();
       expect(await requestsSince(from)).toEqual(['Site settings saved']);
     } finally {
       await service.from('organizations').update({ settings: before!.settings }).eq('id', seed.scalePro);
+      await service.from('user_activity_logs').delete().eq('organization_id', seed.scalePro).eq('action', 'webhook_publish_mode_changed').gte('created_at', from);
     }
   });
 });
