@@ -142,8 +142,14 @@ reset app.post_change;
 -- The SEO guide was renamed once: its old address still works.
 insert into public.blog_post_redirects (organization_id, old_slug, post_id) values ('10000000-0000-4000-8000-000000000001', 'seo-strategies-2025', '40000000-0000-4000-8000-000000000001');
 
-insert into public.post_views (post_id, organization_id, viewed_at)
-select '40000000-0000-4000-8000-000000000001', '10000000-0000-4000-8000-000000000001', now() - (g || ' hours')::interval from generate_series(1, 12) as g;
+-- Views per day since each published post went out (a few a day, varying), and view_count as their sum, as
+-- count_post_view keeps them. The day counts end yesterday, so a visit today visibly adds one.
+insert into public.post_view_days (post_id, organization_id, day, views)
+select p.id, p.organization_id, d::date, 1 + abs(hashtext(p.id::text || d::date::text)) % 9
+from public.blog_posts p
+cross join lateral generate_series((p.published_at at time zone 'utc')::date, (now() at time zone 'utc')::date - 1, interval '1 day') as d
+where p.status = 'published' and p.published_at <= now();
+update public.blog_posts p set view_count = coalesce((select sum(v.views) from public.post_view_days v where v.post_id = p.id), 0);
 
 -- Webhook token for the writing tool: dev-zimmwriter-token-scale-pro (stored as its hex SHA-256 only).
 insert into public.webhook_integrations (organization_id, token_hash, created_at)

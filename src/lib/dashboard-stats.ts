@@ -24,8 +24,8 @@ async function count(query: PromiseLike<{ count: number | null; error: { message
 }
 
 /**
- * Counts posts, published posts, members and views with `count: 'exact', head: true` queries: the database
- * counts, no rows travel. Users are the organization's memberships (`organization_members`, a user may belong
+ * Counts posts, published posts and members with `count: 'exact', head: true` queries, and sums views in the
+ * database (`count_organization_views`): no rows travel. Users are the organization's memberships (`organization_members`, a user may belong
  * to several), counted as the Users tab's Total Users counts them.
  */
 export async function loadSystemCounters(client: SupabaseClient, organizationId: string): Promise<SystemCounters> {
@@ -34,7 +34,7 @@ export async function loadSystemCounters(client: SupabaseClient, organizationId:
     count(client.from('blog_posts').select('*', head).eq('organization_id', organizationId), 'posts'),
     count(client.from('blog_posts').select('*', head).eq('organization_id', organizationId).eq('status', 'published'), 'published posts'),
     count(client.from('organization_members').select('*', head).eq('organization_id', organizationId), 'users'),
-    count(client.from('post_views').select('*', head).eq('organization_id', organizationId), 'views'),
+    loadTotalViews(client, organizationId),
   ]);
   return { totalPosts, published, totalUsers, totalViews };
 }
@@ -52,4 +52,27 @@ export async function loadMostViewedPost(client: SupabaseClient, organizationId:
     .maybeSingle();
   if (error) throw new Error(`Loading the most viewed post failed: ${error.message}`);
   return data && { id: data.id, title: data.title, slug: data.slug, status: data.status, viewCount: data.view_count };
+}
+
+/** Views of all time: the sum of the organization's posts' counted views (count_post_view keeps them). */
+async function loadTotalViews(client: SupabaseClient, organizationId: string): Promise<number> {
+  const { data, error } = await client.rpc('count_organization_views', { p_organization_id: organizationId });
+  if (error) throw new Error(`Counting views failed: ${error.message}`);
+  return Number(data ?? 0);
+}
+
+/** Counted views of one UTC day (`YYYY-MM-DD`). */
+export interface DayViews {
+  day: string;
+  views: number;
+}
+
+/**
+ * The organization's views per UTC day for the last `days` days, oldest first, days without views as 0
+ * (`post_views_per_day` fills them in).
+ */
+export async function loadViewsPerDay(client: SupabaseClient, organizationId: string, days = 30): Promise<DayViews[]> {
+  const { data, error } = await client.rpc('post_views_per_day', { p_organization_id: organizationId, p_days: days });
+  if (error) throw new Error(`Loading views per day failed: ${error.message}`);
+  return ((data ?? []) as { day: string; views: number | string }[]).map((row) => ({ day: row.day, views: Number(row.views) }));
 }

@@ -23,14 +23,13 @@ describe('public reads', () => {
     expect(email.error?.code).toBe('42501');
   });
 
-  it('increment_post_view counts views of published posts and refuses drafts', async () => {
+  it('anon can no longer bump a view counter: increment_post_view is gone', async () => {
     const anon = anonClient();
     const before = await service.from('blog_posts').select('view_count').eq('id', seed.publishedPost).single();
-    const { data, error } = await anon.rpc('increment_post_view', { p_post_id: seed.publishedPost });
-    expect(error).toBeNull();
-    expect(data).toBe(before.data!.view_count + 1);
-    const draft = await anon.rpc('increment_post_view', { p_post_id: seed.draftPost });
-    expect(draft.error?.message).toContain('not a published post');
+    const old = await anon.rpc('increment_post_view', { p_post_id: seed.publishedPost });
+    expect(old.error).not.toBeNull();
+    const after = await service.from('blog_posts').select('view_count').eq('id', seed.publishedPost).single();
+    expect(after.data!.view_count).toBe(before.data!.view_count);
   });
 });
 

@@ -37,6 +37,8 @@ const restoreRebuildSettings = () => service.from('site_rebuild_settings').upser
 
 const uid = () => crypto.randomUUID();
 const hex64 = () => (crypto.randomUUID() + crypto.randomUUID()).replaceAll('-', '').slice(0, 64);
+/** A day long before the seed's posts, different on every call: a day-count row no other row shares. */
+const pastDay = () => new Date(Date.UTC(1990, 0, 1) + Math.floor(Math.random() * 10_000) * 86_400_000).toISOString().slice(0, 10);
 const actorId = (role: Role) =>
   role === 'admin' ? seed.users.admin.id : role === 'otherAdmin' ? seed.users.otherAdmin.id : role === 'viewer' ? seed.users.viewer.id : seed.users.editor.id;
 
@@ -120,12 +122,14 @@ const specs: TableSpec[] = [
     disposable: (s) => insertWithService(s, 'blog_post_redirects', { id: uid(), organization_id: SP, old_slug: `disposable-${uid().slice(0, 8)}`, post_id: seed.publishedPost }),
   },
   {
-    table: 'post_views',
+    // Day counts: members read, only the database (count_post_view) and the service role write.
+    table: 'post_view_days',
     allowed: { anon: '', viewer: 'S', editor: 'S', admin: 'S', otherAdmin: '', inactive: '', directAdmin: '', service: 'SIUD' },
-    select: { columns: 'id', key: 'post_id', value: seed.publishedPost },
-    insertRow: () => ({ id: uid(), organization_id: SP, post_id: seed.publishedPost }),
+    select: { columns: 'post_id, day, views', key: 'post_id', value: seed.publishedPost },
+    insertRow: () => ({ post_id: seed.draftPost, organization_id: SP, day: pastDay(), views: 1 }),
+    insertKey: 'day',
     update: { key: 'post_id', value: seed.publishedPost, patch: { organization_id: SP } },
-    disposable: (s) => insertWithService(s, 'post_views', { id: uid(), organization_id: SP, post_id: seed.draftPost }),
+    disposable: (s) => insertWithService(s, 'post_view_days', { post_id: seed.draftPost, organization_id: SP, day: pastDay(), views: 1 }, 'day'),
   },
   {
     table: 'user_invitations',

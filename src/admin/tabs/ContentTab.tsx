@@ -1,24 +1,33 @@
 import { useEffect, useState } from 'react';
-import { loadMostViewedPost, loadSystemCounters, type MostViewedPost } from '../../lib/dashboard-stats';
+import { loadMostViewedPost, loadSystemCounters, loadViewsPerDay, type DayViews, type MostViewedPost } from '../../lib/dashboard-stats';
 import { supabaseBrowser } from '../../lib/supabase-browser';
 import { Button } from '../components/ui/Button';
+import { ViewsChart } from '../components/ViewsChart';
 import { Card, CardHeader } from '../components/ui/Card';
 import { ErrorState } from '../components/ui/EmptyState';
 import { Skeleton } from '../components/ui/Skeleton';
 import type { AdminTabProps } from './index';
 
 /**
- * Content: shortcuts to the blog pages and real analytics (total views, the most viewed post). Media Library
+ * Content: shortcuts to the blog pages and real analytics (total views, the most viewed post, views per day
+ * for the last 30 days; counted by POST /api/post-view). Media Library
  * is shown disabled with its reason: there is no media store yet (images are referenced by URL).
  */
+/** Days the views chart shows, today included. */
+const VIEW_CHART_DAYS = 30;
+
 export default function ContentTab({ organization }: AdminTabProps) {
-  const [stats, setStats] = useState<{ views: number; top: MostViewedPost | null } | null>(null);
+  const [stats, setStats] = useState<{ views: number; top: MostViewedPost | null; perDay: DayViews[] } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     const client = supabaseBrowser();
-    Promise.all([loadSystemCounters(client, organization.id), loadMostViewedPost(client, organization.id)]).then(
-      ([counters, top]) => setStats({ views: counters.totalViews, top }),
+    Promise.all([
+      loadSystemCounters(client, organization.id),
+      loadMostViewedPost(client, organization.id),
+      loadViewsPerDay(client, organization.id, VIEW_CHART_DAYS),
+    ]).then(
+      ([counters, top, perDay]) => setStats({ views: counters.totalViews, top, perDay }),
       (failure: Error) => setError(failure.message),
     );
   }, [organization.id]);
@@ -58,6 +67,10 @@ export default function ContentTab({ organization }: AdminTabProps) {
             </div>
           </dl>
         )}
+      </Card>
+      <Card className="md:col-span-2">
+        <CardHeader title="Views, last 30 days" description="Counted views per day (UTC); each visitor counts once per post per day." />
+        {error ? <ErrorState message={error} /> : !stats ? <Skeleton rows={3} /> : <ViewsChart days={stats.perDay} label="Views, last 30 days" />}
       </Card>
     </div>
   );

@@ -1,0 +1,59 @@
+import type { Config, Context } from '@netlify/functions';
+import { chooseSiteOrganization, listOrganizations } from '../../src/lib/organizations.ts';
+import { HttpError, message, readJson, serverError } from '../../src/lib/server/http.ts';
+import { countPostView, skipReason, visitorFrom } from '../../src/lib/server/post-views.ts';
+import { serviceClient } from '../../src/lib/server/service-client.ts';
+import { POST_VIEW_MAX_BYTES, PostViewRequestSchema } from '../../src/schemas/post-view.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ORGANIZATION_CACHE_MS = 5 * 60_000;
+let siteOrganization: { id: Promise<string>; until: number } | undefined;
+
+/**
+ * The id of the organization this site shows, chosen as the build chooses it (SITE_ORG, else the domain of
+ * the site's URL, else the local fallback), read at most every 5 minutes per instance.
+ */
+function siteOrganizationId(): Promise<string> {
+  if (!siteOrganization || siteOrganization.until < Date.now()) {
+    const id = listOrganizations().then((organizations) => chooseSiteOrganization(organizations, process.env).id);
+    id.catch(() => (siteOrganization = undefined));
+    siteOrganization = { id, until: Date.now() + ORGANIZATION_CACHE_MS };
+  }
+  return siteOrganization.id;
+}
+
+/** Seconds until the current hourly rate window ends. */
+const secondsToNextHour = () => 3600 - Math.floor(Date.now() / 1000) % 3600;
+
+/**
+ * POST /api/post-view `{ post_id }`: counts a view of a post page of this site (src/lib/server/post-views.ts).
+ * 200 `{ counted }` (false: this visitor was already counted today for this post); 204 for bots and
+ * prefetches, nothing written; 404 when the id is no published post of this site's organization; 429 over the
+ * hourly limits; 400 malformed; 415 not JSON; 413 over 1 KB.
+ */
+export default async (req: Request, context?: Pick<Context, 'ip'>) => {
+  try {
+    if (skipReason(req.headers)) return new Response(null, { status: 204 });
+    if (!/^application\/json\b/i.test(req.headers.get('content-type') ?? '')) return message(415, 'Send the view as JSON.');
+    const body = PostViewRequestSchema.safeParse(await readJson(req, { maxBytes: POST_VIEW_MAX_BYTES }));
+    if (!body.success) return message(400, body.error.issues[0]?.message ?? 'Invalid view.');
+    const organizationId = await siteOrganizationId();
+    // The local fallback organization (no database row) has no posts.
+    if (!UUID.test(organizationId)) return message(404, 'No such post on this site.');
+    switch (await countPostView(serviceClient(), organizationId, body.data.post_id, visitorFrom(req.headers, context?.ip))) {
+      case 'counted':
+        return Response.json({ counted: true });
+      case 'duplicate':
+        return Response.json({ counted: false });
+      case 'not_found':
+        return message(404, 'No such post on this site.');
+      case 'rate_limited':
+        return Response.json({ message: 'Too many views from this visitor. Try again later.' }, { status: 429, headers: { 'retry-after': String(secondsToNextHour()) } });
+    }
+  } catch (error) {
+    if (error instanceof HttpError) return message(error.status, error.message);
+    return serverError('Counting the view failed.', error);
+  }
+};
+
+export const config: Config = { path: '/api/post-view', method: 'POST' };

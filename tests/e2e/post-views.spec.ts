@@ -1,0 +1,48 @@
+/**
+ * Real view counts in the browser: a post page counts one view for a new visitor, a second visit the same day
+ * does not, and the Content tab shows the day's views in its chart. The visitor has its own user agent: the
+ * suite's headless browser says "HeadlessChrome", which counts as a bot (src/lib/server/post-views.ts).
+ */
+import { expect, test } from './fixtures';
+import { service } from './support/backend';
+import { signInAsAdmin } from './support/sign-in';
+
+const POST_ID = '40000000-0000-4000-8000-000000000008';
+
+async function viewCount(): Promise<number> {
+  const { data, error } = await service.from('blog_posts').select('view_count').eq('id', POST_ID).single();
+  if (error) throw new Error(`reading the post's view count failed: ${error.message}`);
+  return data.view_count;
+}
+
+test('a visit counts once; a second visit the same day does not; the Content tab charts it', async ({ browser, baseURL, page }) => {
+  const { data: post } = await service.from('blog_posts').select('slug').eq('id', POST_ID).single();
+  const visitor = await browser.newContext({
+    baseURL,
+    userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 E2E/${crypto.randomUUID().slice(0, 8)}`,
+  });
+  try {
+    const reader = await visitor.newPage();
+    const before = await viewCount();
+
+    const first = reader.waitForResponse((response) => response.url().endsWith('/api/post-view'));
+    await reader.goto(`/blog/${post!.slug}`);
+    expect(await (await first).json()).toEqual({ counted: true });
+    expect(await viewCount()).toBe(before + 1);
+
+    const second = reader.waitForResponse((response) => response.url().endsWith('/api/post-view'));
+    await reader.reload();
+    expect(await (await second).json()).toEqual({ counted: false });
+    expect(await viewCount()).toBe(before + 1);
+  } finally {
+    await visitor.close();
+  }
+
+  await signInAsAdmin(page);
+  await page.getByRole('tab', { name: 'Content' }).click();
+  const chart = page.getByTestId('views-chart');
+  await expect(chart.getByRole('img', { name: /^Views, last 30 days: \d+ views in total/ })).toBeVisible();
+  await expect(chart.locator('rect')).toHaveCount(30);
+  const today = new Date().toISOString().slice(0, 10);
+  expect(Number(await chart.locator(`rect[data-day="${today}"]`).getAttribute('data-views'))).toBeGreaterThanOrEqual(1);
+});
