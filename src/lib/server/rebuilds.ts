@@ -149,7 +149,7 @@ function isLoopbackUrl(url: string): boolean {
 
 /** Runs the organization's site build in the background and records how it finished. */
 function startLocalBuild(client: SupabaseClient, batch: RebuildBatch, env: Env): void {
-  const child = spawn('npm', ['run', 'build'], {
+  const child = spawn(process.execPath, ['netlify/local/site-build.ts'], {
     cwd: process.cwd(),
     env: { ...process.env, ...env, SITE_ORG: batch.organization_slug },
     stdio: 'ignore',
