@@ -71,7 +71,22 @@ const internalPort = await freePort();
 // `netlify dev` tells the framework its own address in URL, the internal port here: keep the site's links on the public one.
 if (command === 'dev') process.env.SITE_URL ??= `http://localhost:${port}`;
 process.env.LOCAL_SITE_SERVER = command;
-const netlify = spawn(NETLIFY, [command, ...rest, '--port', String(internalPort)], { stdio: 'inherit', env: { ...process.env } });
+const frameworkArgs: string[] = [];
+if (command === 'dev' && !rest.some((arg) => /^--(command|target-port)\b|^-c$/.test(arg))) {
+  // astro dev on a free port of its own rather than netlify.toml's 4321, so two dev servers never clash.
+  const astroPort = await freePort();
+  frameworkArgs.push('--command', `astro dev --port ${astroPort}`, '--target-port', String(astroPort));
+}
+// Its own process group: netlify-cli leaves `astro dev` running when it stops, so the group is what is stopped.
+const netlify = spawn(NETLIFY, [command, ...rest, ...frameworkArgs, '--port', String(internalPort)], { stdio: 'inherit', env: { ...process.env }, detached: true });
+/** Signals netlify-cli and everything it started (astro dev, local builds); quiet when they are gone already. */
+function signalGroup(signal: NodeJS.Signals): void {
+  try {
+    process.kill(-netlify.pid!, signal);
+  } catch {
+    // The group has no process left.
+  }
+}
 const proxy = createBodyLimitProxy(internalPort);
 
 let exited = false;
@@ -79,18 +94,19 @@ let scheduler: Scheduler | undefined;
 netlify.on('exit', (code, signal) => {
   exited = true;
   proxy.close();
+  signalGroup('SIGTERM');
   // A run in progress may finish (for a few seconds at most), so it never stops halfway through a write.
   void Promise.race([scheduler?.stop(), sleep(10_000)]).finally(() => process.exit(code ?? (signal ? 1 : 0)));
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     void scheduler?.stop();
-    netlify.kill(signal);
+    signalGroup(signal);
   });
 }
 proxy.on('error', (error) => {
   console.error(`The proxy cannot listen on port ${port}: ${error.message}`);
-  netlify.kill('SIGTERM');
+  signalGroup('SIGTERM');
 });
 
 while (!exited && !(await answers(internalPort))) await sleep(500);
@@ -107,7 +123,7 @@ if (!exited) {
       scheduler = startScheduler({ dir: FUNCTIONS_DIR, siteUrl: `http://localhost:${port}` });
     } catch (error) {
       console.error(`[scheduler] ${(error as Error).message}`);
-      netlify.kill('SIGTERM');
+      signalGroup('SIGTERM');
       return;
     }
     const list = scheduler.functions.map((fn) => `${fn.name} (${fn.schedule})`).join(', ') || 'none';
