@@ -26,9 +26,8 @@
  *    is `skipped` with the reason.
  */
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { chooseSiteOrganization, listOrganizations } from '../organizations.ts';
+import { localSiteSkipReason } from './local-site.ts';
 import { serviceSupabaseConfig } from './service-config.ts';
 
 /** The organization a rebuild is for. */
@@ -115,11 +114,10 @@ async function sendBatch(client: SupabaseClient, batch: RebuildBatch, env: Env):
     return { ...batch, outcome, error };
   }
   if (isLocalBackend(env)) {
-    const shown = chooseSiteOrganization(await listOrganizations(env), env).slug;
-    if (shown !== batch.organization_slug) {
-      const reason = `The local site shows ${shown}, not ${batch.organization_slug}`;
-      await recordOutcome(client, batch.batch_id, { status: 'skipped', attempts: 0, error: reason });
-      return { ...batch, outcome: 'skipped', error: reason };
+    const skipped = localSiteSkipReason(batch.organization_slug, env);
+    if (skipped) {
+      await recordOutcome(client, batch.batch_id, { status: 'skipped', attempts: 0, error: skipped });
+      return { ...batch, outcome: 'skipped', error: skipped };
     }
     await startLocalBuild(client, batch, env);
     return { ...batch, outcome: 'building' };
@@ -159,9 +157,12 @@ function isLoopbackUrl(url: string): boolean {
   return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
 }
 
-/** The local build: a fresh folder swapped in for dist/ only when it succeeded. */
-const LOCAL_BUILD_SCRIPT = join(import.meta.dirname, '../../../netlify/local/site-build.ts');
-/** The local build's last stderr line starting with this is its failure reason. */
+/**
+ * The local build (a fresh folder swapped in for dist/ only when it succeeded), relative to the project root,
+ * the working directory of the local servers and of the tests (functions run bundled elsewhere).
+ */
+const LOCAL_BUILD_SCRIPT = 'netlify/local/site-build.ts';
+/** The local build's last stderr line starting with this is its failure reason (site-build.ts' BUILD_FAILED_PREFIX). */
 const FAILURE_PREFIX = 'BUILD FAILED: ';
 
 /**
