@@ -1,7 +1,7 @@
 /**
- * `npm test`: runs the unit, integration and end-to-end suites one after the other, lets each
- * print its own report, and ends with one line `N passed, M failed[, K skipped]` summed over all
- * three. Exits non-zero when any test failed or any suite could not run.
+ * `npm test`: runs the unit, integration and end-to-end suites one after the other (the browser suite in
+ * two runs: against `npm run serve`, then `npm run dev`'s publishing), lets each print its own report, and
+ * ends with one line `N passed, M failed[, K skipped]` summed over all of them. Exits non-zero when any test failed or any suite could not run.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -38,6 +38,8 @@ const suites: { script: string; file: string; env: Record<string, string>; read:
   { script: 'test:unit', file: 'unit.json', env: {}, read: vitestCounts },
   { script: 'test:integration', file: 'integration.json', env: {}, read: vitestCounts },
   { script: 'test:e2e', file: 'e2e.json', env: {}, read: playwrightCounts },
+  // After the suite's `npm run serve` has stopped: netlify dev and netlify serve share .netlify/ in the project.
+  { script: 'test:e2e:dev', file: 'e2e-dev.json', env: {}, read: playwrightCounts },
 ];
 
 // The suites start the local backend when it is not running (`ensure`); stop it afterwards only then,

@@ -1,6 +1,7 @@
 /**
  * A new user's `npm run dev`: the site started as `npm run dev` starts it (`node netlify/local/cli.ts dev
- * --offline`, its own server on port 8893 beside the suite's `npm run serve` on 8888, with a 2 s quiet window),
+ * --offline`, on port 8893, with a 2 s quiet window; run alone by playwright.dev.config.ts, since netlify dev
+ * and the main suite's netlify serve share the project's .netlify/ folder),
  * a post published through the editor and one delivered through the writing-tool webhook, then nothing but
  * waiting: the local scheduler (publish-scheduled every minute) sends the due rebuilds and the local build
  * (under dev: astro dev reads the database afresh) puts both on the public blog. A post scheduled a minute

@@ -16,6 +16,9 @@ export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://localhost:8888';
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
+  // Starts `npm run dev` itself, which must not run beside this suite's `npm run serve` (both use the
+  // project's .netlify/ folder): playwright.dev.config.ts runs it afterwards (`npm run test:e2e:dev`).
+  testIgnore: '**/local-dev-publish.spec.ts',
   outputDir: '../../test-results',
   fullyParallel: false,
   workers: 1,
