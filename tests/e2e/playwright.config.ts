@@ -62,5 +62,8 @@ export default defineConfig({
         timeout: 300_000,
         stdout: 'pipe',
         stderr: 'pipe',
+        // SIGTERM, not Playwright's default SIGKILL: the server stops netlify-cli's own process group on it
+        // (netlify/local/cli.ts); a SIGKILL would leave that group serving, holding the output open.
+        gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
       },
 });
