@@ -14,6 +14,7 @@
 import { spawn } from 'node:child_process';
 import { get } from 'node:http';
 import { createServer } from 'node:net';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FUNCTION_BODY_LIMIT_BYTES } from '../../src/lib/server/http.ts';
@@ -77,6 +78,10 @@ if (command === 'dev' && !rest.some((arg) => /^--(command|target-port)\b|^-c$/.t
   const astroPort = await freePort();
   frameworkArgs.push('--command', `astro dev --port ${astroPort}`, '--target-port', String(astroPort));
 }
+// netlify dev applies the `_headers` file of the build's folder (`dist/`) to astro dev's pages: a previous
+// build's Content-Security-Policy (hashes of the built inline scripts) would block astro dev's own scripts,
+// so no island would load. Under dev that file is removed (`npm run serve` and `npm run build` write it again).
+if (command === 'dev') rmSync(join(import.meta.dirname, '../../dist/_headers'), { force: true });
 // Its own process group: netlify-cli leaves `astro dev` running when it stops, so the group is what is stopped.
 const netlify = spawn(NETLIFY, [command, ...rest, ...frameworkArgs, '--port', String(internalPort)], { stdio: 'inherit', env: { ...process.env }, detached: true });
 /** Signals netlify-cli and everything it started (astro dev, local builds); quiet when they are gone already. */
