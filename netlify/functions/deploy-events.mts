@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
-import { chooseSiteOrganization, listOrganizations } from '../../src/lib/organizations.ts';
 import { deployEvent, DeployNotificationSchema, verifyDeployNotification } from '../../src/lib/server/deploy-events.ts';
 import { HttpError, message, readText, serverError } from '../../src/lib/server/http.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
+import { siteOrganizationId } from '../../src/lib/server/site-organization.ts';
 
 /** A deploy notification is a few kilobytes; anything much larger is not one. */
 const MAX_BODY_BYTES = 256_000;
@@ -30,9 +30,8 @@ export default async (req: Request): Promise<Response> => {
     if (!parsed.success) throw new HttpError(400, 'The notification is not a deploy.');
     const event = deployEvent(parsed.data);
     if (!event) return message(202, 'Ignored: not a production deploy state the status tracks.');
-    const organization = chooseSiteOrganization(await listOrganizations(), process.env);
     const { error } = await serviceClient().rpc('record_site_deploy', {
-      p_organization_id: organization.id,
+      p_organization_id: await siteOrganizationId(),
       p_source: 'netlify',
       p_external_id: event.externalId,
       p_state: event.state,

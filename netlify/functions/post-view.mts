@@ -1,26 +1,11 @@
 import type { Config, Context } from '@netlify/functions';
-import { chooseSiteOrganization, listOrganizations } from '../../src/lib/organizations.ts';
 import { HttpError, message, readJson, serverError } from '../../src/lib/server/http.ts';
 import { countPostView, skipReason, visitorFrom } from '../../src/lib/server/post-views.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
+import { siteOrganizationId } from '../../src/lib/server/site-organization.ts';
 import { POST_VIEW_MAX_BYTES, PostViewRequestSchema } from '../../src/schemas/post-view.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ORGANIZATION_CACHE_MS = 5 * 60_000;
-let siteOrganization: { id: Promise<string>; until: number } | undefined;
-
-/**
- * The id of the organization this site shows, chosen as the build chooses it (SITE_ORG, else the domain of
- * the site's URL, else the local fallback), read at most every 5 minutes per instance.
- */
-function siteOrganizationId(): Promise<string> {
-  if (!siteOrganization || siteOrganization.until < Date.now()) {
-    const id = listOrganizations().then((organizations) => chooseSiteOrganization(organizations, process.env).id);
-    id.catch(() => (siteOrganization = undefined));
-    siteOrganization = { id, until: Date.now() + ORGANIZATION_CACHE_MS };
-  }
-  return siteOrganization.id;
-}
 
 /** Seconds until the current hourly rate window ends. */
 const secondsToNextHour = () => 3600 - Math.floor(Date.now() / 1000) % 3600;
