@@ -7,6 +7,7 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { type ContentFormat, type PostInput, PostInputSchema, type PostStatus } from '../schemas/post.ts';
+import { ilikePattern } from './ilike-pattern.ts';
 import { type PostContent, shapePostContent } from './post-content.ts';
 
 /** Posts per list page. */
@@ -55,15 +56,6 @@ export const SAVE_FAILED_MESSAGE = 'Failed to save post. Please try again.';
 /** True when visitors can see the post now (published with a publication time in the past). */
 export function isPublicPost(post: Pick<AdminPost, 'status' | 'published_at'>, now: Date = new Date()): boolean {
   return post.status === 'published' && post.published_at !== null && new Date(post.published_at) <= now;
-}
-
-/**
- * A search term as a PostgREST `ilike` pattern inside a double-quoted value: LIKE wildcards in the term are
- * matched literally, and quotes/backslashes are escaped so commas or parentheses cannot break the filter.
- */
-function ilikePattern(term: string): string {
-  const literal = term.replace(/[\\%_]/g, (c) => `\\${c}`);
-  return `"*${literal.replace(/["\\]/g, (c) => `\\${c}`)}*"`;
 }
 
 /** One page of an organization's posts, newest first, filtered on the server; `total` counts all matches. */

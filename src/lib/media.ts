@@ -1,0 +1,255 @@
+/**
+ * The Media Library as the back office uses it: an organization's images in the storage bucket `media`
+ * (`<organization id>/<uuid>.<ext>`) with one `public.media` row each. Everything runs under the signed-in
+ * user's session: RLS on storage.objects and on media lets editors and admins write and members read, and
+ * the database copies size and type from the stored object, logs uploads and deletions, and clears the
+ * featured images that pointed at a deleted file.
+ *
+ * An upload, as steps:
+ *   1. check the file: an image by its content (magic bytes, not its name or the browser's guess), at most 5 MB;
+ *   2. hash it (SHA-256): the same image already in the library is reused, not stored twice;
+ *   3. measure it (width and height, when the browser can decode it);
+ *   4. store the file with the detected type;
+ *   5. insert its row; if that fails, remove the stored file so no orphan stays behind.
+ */
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { ilikePattern } from './ilike-pattern.ts';
+import { AltTextSchema, MEDIA_MAX_BYTES, MEDIA_TYPES, MediaFileNameSchema, type MediaType } from '../schemas/media.ts';
+
+export { ALT_TEXT_MAX, MEDIA_MAX_BYTES, MEDIA_TYPES, type MediaType } from '../schemas/media.ts';
+
+/** The storage bucket of the library. */
+export const MEDIA_BUCKET = 'media';
+
+/** The file picker's accept attribute (a hint only: the content is checked). */
+export const MEDIA_ACCEPT = Object.keys(MEDIA_TYPES).join(',');
+
+/** What the UI states about the files it takes. */
+export const MEDIA_LIMIT_TEXT = 'JPEG, PNG, WebP, AVIF or GIF, up to 5 MB each';
+
+/** One file of the library as the back office reads it. */
+export interface MediaItem {
+  id: string;
+  organization_id: string;
+  storage_path: string;
+  file_name: string;
+  mime_type: MediaType;
+  size_bytes: number;
+  width: number | null;
+  height: number | null;
+  alt_text: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const MEDIA_COLUMNS = 'id, organization_id, storage_path, file_name, mime_type, size_bytes, width, height, alt_text, created_at, updated_at';
+
+/** Most files one library listing shows (newest first); search narrows beyond that. */
+export const MEDIA_LIST_LIMIT = 500;
+
+/** A post that uses a file: as its featured image, or (asked for one file) in its body. */
+export interface MediaUse {
+  media_id: string;
+  post_id: string;
+  post_title: string;
+  post_status: string;
+  in_content: boolean;
+}
+
+/** An upload or change refused, with the message to show. */
+export class MediaError extends Error {}
+
+const startsWith = (bytes: Uint8Array, signature: readonly number[], offset = 0) =>
+  bytes.length >= offset + signature.length && signature.every((byte, index) => bytes[offset + index] === byte);
+const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
+const AVIF_BRANDS = ['avif', 'avis'];
+
+/** True for an ISO-BMFF file (`....ftyp`) whose major or compatible brands include avif/avis. */
+function isAvif(bytes: Uint8Array): boolean {
+  if (!startsWith(bytes, ascii('ftyp'), 4)) return false;
+  const boxSize = (bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!;
+  const end = Math.min(bytes.length, boxSize > 0 ? boxSize : bytes.length);
+  // The major brand at 8, the minor version at 12, compatible brands from 16 to the end of the ftyp box.
+  for (let offset = 8; offset + 4 <= end; offset += offset === 8 ? 8 : 4) {
+    if (AVIF_BRANDS.some((brand) => startsWith(bytes, ascii(brand), offset))) return true;
+  }
+  return false;
+}
+
+/**
+ * The image type of a file's first bytes (its magic number), or null when it is none the library takes.
+ * Reads at most the first 64 bytes; a renamed text file is null whatever its name says.
+ */
+export function detectImageType(bytes: Uint8Array): MediaType | null {
+  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'image/jpeg';
+  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
+  if (startsWith(bytes, ascii('GIF87a')) || startsWith(bytes, ascii('GIF89a'))) return 'image/gif';
+  if (startsWith(bytes, ascii('RIFF')) && startsWith(bytes, ascii('WEBP'), 8)) return 'image/webp';
+  if (isAvif(bytes)) return 'image/avif';
+  return null;
+}
+
+/** A size as people read it: "512 B", "34 KB", "1.5 MB". */
+export function formatBytes(size: number): string {
+  if (size < 1024) return `${size} B`;
+  if (size < 1024 * 1024) return `${Math.round(size / 1024)} KB`;
+  const mb = size / (1024 * 1024);
+  return `${mb < 10 ? mb.toFixed(1).replace(/\.0$/, '') : Math.round(mb)} MB`;
+}
+
+/**
+ * Step 1: the file's image type, or a MediaError with the message to show ("photo.txt is not an image
+ * (JPEG, PNG, WebP, AVIF or GIF)", "big.jpg is larger than 5 MB").
+ */
+export async function checkMediaFile(file: Blob & { name: string }): Promise<MediaType> {
+  const name = file.name || 'The file';
+  if (file.size > MEDIA_MAX_BYTES) throw new MediaError(`${name} is larger than ${formatBytes(MEDIA_MAX_BYTES)}`);
+  if (file.size === 0) throw new MediaError(`${name} is empty`);
+  const type = detectImageType(new Uint8Array(await file.slice(0, 64).arrayBuffer()));
+  if (!type) throw new MediaError(`${name} is not an image (JPEG, PNG, WebP, AVIF or GIF)`);
+  return type;
+}
+
+/** Step 2: the SHA-256 of the bytes, as lower-case hex (the media.sha256 format). */
+export async function sha256Hex(bytes: ArrayBuffer): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** Step 3: the image's pixel size, or null when this browser cannot decode it (the row keeps null). */
+export async function imageDimensions(file: Blob): Promise<{ width: number; height: number } | null> {
+  if (typeof createImageBitmap === 'function') {
+    try {
+      const bitmap = await createImageBitmap(file);
+      const size = { width: bitmap.width, height: bitmap.height };
+      bitmap.close();
+      return size;
+    } catch {
+      // Some browsers' createImageBitmap refuses formats their <img> decodes (AVIF, animated GIF): try that.
+    }
+  }
+  if (typeof Image !== 'function' || typeof URL.createObjectURL !== 'function') return null;
+  const url = URL.createObjectURL(file);
+  try {
+    return await new Promise((resolve) => {
+      const image = new Image();
+      image.onload = () => resolve(image.naturalWidth > 0 ? { width: image.naturalWidth, height: image.naturalHeight } : null);
+      image.onerror = () => resolve(null);
+      image.src = url;
+    });
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+/** Where an upload is: shown per file in a batch. */
+export type UploadStage = 'checking' | 'uploading' | 'saving';
+
+/** A finished upload: the library's row, and whether the same image was already there. */
+export interface UploadOutcome {
+  media: MediaItem;
+  reused: boolean;
+}
+
+async function findBySha(client: SupabaseClient, organizationId: string, sha256: string): Promise<MediaItem | null> {
+  const { data, error } = await client.from('media').select(MEDIA_COLUMNS).eq('organization_id', organizationId).eq('sha256', sha256).maybeSingle();
+  if (error) throw new MediaError(`Looking up the library failed: ${error.message}`);
+  return data as MediaItem | null;
+}
+
+/** Uploads one file to the organization's library (steps 1 to 5 above); refusals throw MediaError. */
+export async function uploadMedia(
+  client: SupabaseClient,
+  organizationId: string,
+  file: File,
+  onStage: (stage: UploadStage) => void = () => undefined,
+): Promise<UploadOutcome> {
+  onStage('checking');
+  const type = await checkMediaFile(file);
+  const fileName = MediaFileNameSchema.safeParse(file.name);
+  if (!fileName.success) throw new MediaError(fileName.error.issues[0]!.message);
+  const sha256 = await sha256Hex(await file.arrayBuffer());
+  const existing = await findBySha(client, organizationId, sha256);
+  if (existing) return { media: existing, reused: true };
+  const size = await imageDimensions(file);
+
+  onStage('uploading');
+  const path = `${organizationId}/${crypto.randomUUID()}.${MEDIA_TYPES[type]}`;
+  const bucket = client.storage.from(MEDIA_BUCKET);
+  const stored = await bucket.upload(path, file, { contentType: type, cacheControl: '31536000', upsert: false });
+  if (stored.error) throw new MediaError(`${file.name} could not be uploaded: ${stored.error.message}`);
+
+  onStage('saving');
+  const { data, error } = await client
+    .from('media')
+    .insert({ organization_id: organizationId, storage_path: path, file_name: fileName.data, width: size?.width ?? null, height: size?.height ?? null, sha256 })
+    .select(MEDIA_COLUMNS)
+    .single();
+  if (error) {
+    await bucket.remove([path]);
+    // Someone stored the same image meanwhile: theirs is the library's copy.
+    const raced = error.code === '23505' ? await findBySha(client, organizationId, sha256) : null;
+    if (raced) return { media: raced, reused: true };
+    throw new MediaError(`${file.name} could not be added to the library: ${error.message}`);
+  }
+  return { media: data as MediaItem, reused: false };
+}
+
+/** The organization's files, newest first; `search` matches the file name or the alt text. */
+export async function listMedia(client: SupabaseClient, organizationId: string, search = ''): Promise<MediaItem[]> {
+  let query = client.from('media').select(MEDIA_COLUMNS).eq('organization_id', organizationId);
+  const term = search.trim();
+  if (term) {
+    const pattern = ilikePattern(term);
+    query = query.or(`file_name.ilike.${pattern},alt_text.ilike.${pattern}`);
+  }
+  const { data, error } = await query.order('created_at', { ascending: false }).order('id').limit(MEDIA_LIST_LIMIT);
+  if (error) throw new Error(`Loading the Media Library failed: ${error.message}`);
+  return (data ?? []) as MediaItem[];
+}
+
+/** Saves a file's alt text (trimmed, at most 500 characters) and returns the updated row. */
+export async function describeMedia(client: SupabaseClient, media: Pick<MediaItem, 'id'>, altText: string): Promise<MediaItem> {
+  const parsed = AltTextSchema.safeParse(altText);
+  if (!parsed.success) throw new MediaError(parsed.error.issues[0]!.message);
+  const { data, error } = await client.from('media').update({ alt_text: parsed.data }).eq('id', media.id).select(MEDIA_COLUMNS).maybeSingle();
+  if (error) throw new MediaError(`Saving the alt text failed: ${error.message}`);
+  if (!data) throw new MediaError('You do not have permission to change this file.');
+  return data as MediaItem;
+}
+
+/**
+ * Deletes a file: the row first (RLS decides; the database logs it and clears featured images using it),
+ * then the stored object. A refused delete removes nothing and says so.
+ */
+export async function deleteMedia(client: SupabaseClient, media: Pick<MediaItem, 'id' | 'storage_path' | 'file_name'>): Promise<void> {
+  const { data, error } = await client.from('media').delete().eq('id', media.id).select('id');
+  if (error) throw new MediaError(`Deleting ${media.file_name} failed: ${error.message}`);
+  if (!data || data.length === 0) throw new MediaError(`${media.file_name} was not deleted: it does not exist or you may not delete it`);
+  const removed = await client.storage.from(MEDIA_BUCKET).remove([media.storage_path]);
+  if (removed.error) throw new MediaError(`${media.file_name} left the library, but its stored file could not be removed: ${removed.error.message}`);
+}
+
+/** The posts using the organization's files (featured images), or, for one file, also those linking it in their body. */
+export async function mediaUsage(client: SupabaseClient, organizationId: string, mediaId?: string): Promise<MediaUse[]> {
+  const { data, error } = await client.rpc('media_usage', { p_organization_id: organizationId, p_media_id: mediaId ?? null });
+  if (error) throw new Error(`Loading where the files are used failed: ${error.message}`);
+  return (data ?? []) as MediaUse[];
+}
+
+/** Usage rows grouped by file. */
+export function usageByMedia(uses: readonly MediaUse[]): Map<string, MediaUse[]> {
+  const byMedia = new Map<string, MediaUse[]>();
+  for (const use of uses) byMedia.set(use.media_id, [...(byMedia.get(use.media_id) ?? []), use]);
+  return byMedia;
+}
+
+/** The public URL of a stored file (the bucket is public: the built site links it). */
+export function mediaPublicUrl(client: SupabaseClient, storagePath: string): string {
+  return client.storage.from(MEDIA_BUCKET).getPublicUrl(storagePath).data.publicUrl;
+}
+
+/** "1200 × 800", or null when the size is unknown. */
+export function formatDimensions(media: Pick<MediaItem, 'width' | 'height'>): string | null {
+  return media.width && media.height ? `${media.width} × ${media.height}` : null;
+}
