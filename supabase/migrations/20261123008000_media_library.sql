@@ -94,8 +94,9 @@ declare
   v_metadata jsonb;
 begin
   select o.metadata into v_metadata from storage.objects o where o.bucket_id = 'media' and o.name = new.storage_path;
-  -- The database owner's seed describes files that bucket seeding uploads right after it (supabase/config.toml).
-  if not found and current_user not in ('postgres', 'supabase_admin') then
+  -- The database owner's seed (connected as postgres, not through the API's authenticator) describes files
+  -- that bucket seeding uploads right after it (supabase/config.toml).
+  if not found and session_user not in ('postgres', 'supabase_admin') then
     raise exception 'No uploaded file at %', new.storage_path using errcode = '23503';
   end if;
   new.size_bytes := coalesce((v_metadata ->> 'size')::integer, new.size_bytes);
