@@ -149,13 +149,16 @@ grant execute on function public.media_usage(uuid, uuid) to authenticated, servi
 
 -- LOG AND REBUILD --------------------------------------------------------------------------------------------
 
-/** An upload or a deletion in the activity log (the webhook's uploads say so). */
+/** An upload or a deletion in the activity log (the webhook's uploads say so); seeding ('bulk') logs nothing. */
 create function private.log_media_change() returns trigger
 language plpgsql security definer set search_path = ''
 as $$
 declare
   v_media public.media := case when tg_op = 'DELETE' then old else new end;
 begin
+  if private.post_change() = 'bulk' then
+    return null;
+  end if;
   if tg_op = 'DELETE' and not exists (select 1 from public.organizations o where o.id = old.organization_id) then
     return null;
   end if;
