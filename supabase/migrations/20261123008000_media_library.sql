@@ -92,16 +92,17 @@ language plpgsql security definer set search_path = ''
 as $$
 declare
   v_metadata jsonb;
+  -- The database owner's seed (connected as postgres, not through the API's authenticator) describes files
+  -- that bucket seeding uploads right after it (supabase/config.toml), and says who added them.
+  v_owner boolean := session_user in ('postgres', 'supabase_admin');
 begin
   select o.metadata into v_metadata from storage.objects o where o.bucket_id = 'media' and o.name = new.storage_path;
-  -- The database owner's seed (connected as postgres, not through the API's authenticator) describes files
-  -- that bucket seeding uploads right after it (supabase/config.toml).
-  if not found and session_user not in ('postgres', 'supabase_admin') then
+  if not found and not v_owner then
     raise exception 'No uploaded file at %', new.storage_path using errcode = '23503';
   end if;
   new.size_bytes := coalesce((v_metadata ->> 'size')::integer, new.size_bytes);
   new.mime_type := coalesce(v_metadata ->> 'mimetype', new.mime_type);
-  new.created_by := coalesce(private.current_active_user_id(), case when private.is_service_caller() then new.created_by end);
+  new.created_by := coalesce(private.current_active_user_id(), case when private.is_service_caller() or v_owner then new.created_by end);
   return new;
 end;
 $$;
