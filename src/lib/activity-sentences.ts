@@ -183,6 +183,10 @@ const SENTENCES: Record<string, (s: Sentence, action: string) => string> = {
 
   organization_settings_updated: (s) => `${s.actor} updated the organization settings${s.changedFields}`,
   webhook_publish_mode_changed: (s) => `${s.actor} set ZimmWriter deliveries to ${publishModeWords(s.details.to)}`,
+  webhook_author_changed: (s) => (s.details.to ? `${s.actor} credited ZimmWriter's posts to ${s.target}` : `${s.actor} set ZimmWriter's posts to have no author`),
+
+  media_uploaded: (s) => `${s.actor} added the image ${s.quoted('file_name', 'an image')} to the Media Library`,
+  media_deleted: (s) => `${s.actor} deleted the image ${s.quoted('file_name', 'an image')} from the Media Library`,
 };
 
 /** The actions with a sentence of their own (the rest read "… did something: code"). */

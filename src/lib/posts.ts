@@ -64,6 +64,8 @@ export interface BlogPost {
   author: BlogAuthor;
   /** Tags that can have a page (at least one letter or digit), in the post's order. */
   tags: string[];
+  /** The featured image (Media Library, else a legacy address) with its alt text and size when known. */
+  featuredImage: FeaturedImage | null;
   /** Featured image URL, or the local placeholder. */
   image: string;
   hasFeaturedImage: boolean;
@@ -75,6 +77,14 @@ export interface BlogPost {
   /** Title and description for search engines and link previews. */
   metaTitle: string;
   metaDescription: string;
+}
+
+/** A post's featured image: where it is, its alt text, and its size in pixels when the library knows it. */
+export interface FeaturedImage {
+  url: string;
+  alt: string;
+  width: number | null;
+  height: number | null;
 }
 
 /** A post's former slug and the slug it moved to. */
@@ -128,6 +138,7 @@ export function toBlogPost(row: PostRow, categories: ReadonlyMap<string, BlogCat
   const category = (row.category_id && categories.get(row.category_id)) || null;
   const html = sanitizeArticleHtml(row.content);
   const excerpt = row.excerpt?.trim() || shorten(htmlToText(html), EXCERPT_LENGTH);
+  const featuredImage = toFeaturedImage(row);
   return {
     id: row.id,
     slug: row.slug,
@@ -139,8 +150,9 @@ export function toBlogPost(row: PostRow, categories: ReadonlyMap<string, BlogCat
     categoryName: category?.name ?? UNCATEGORIZED,
     author: toBlogAuthor(row.author_id ? authors.get(row.author_id) : undefined),
     tags: (row.tags ?? []).filter((tag) => tagSlug(tag) !== ''),
-    image: row.featured_image_url || PLACEHOLDER_IMAGE,
-    hasFeaturedImage: Boolean(row.featured_image_url),
+    featuredImage,
+    image: featuredImage?.url ?? PLACEHOLDER_IMAGE,
+    hasFeaturedImage: featuredImage !== null,
     // Computed by the one rule (reading-time.ts) from the body the page shows, so every post, also one saved
     // before the rule was shared, reads the same figure here, in the editor's preview and in the admin preview.
     readTime: readingTimeMinutes(html),
@@ -149,6 +161,13 @@ export function toBlogPost(row: PostRow, categories: ReadonlyMap<string, BlogCat
     metaTitle: row.meta_title?.trim() || row.title,
     metaDescription: row.meta_description?.trim() || excerpt,
   };
+}
+
+/** The library's image (alt text as described there), else a legacy address (described by the post's title). */
+export function toFeaturedImage(row: Pick<PostRow, 'featured_media' | 'featured_image_url' | 'title'>): FeaturedImage | null {
+  const media = row.featured_media;
+  if (media) return { url: media.url, alt: media.alt_text.trim() || row.title, width: media.width, height: media.height };
+  return row.featured_image_url ? { url: row.featured_image_url, alt: row.title, width: null, height: null } : null;
 }
 
 /** The rows of one organization's blog as display shapes: posts newest first, redirects to live posts only. */
@@ -219,7 +238,21 @@ export function tagSummaries(posts: readonly BlogPost[]): TagSummary[] {
 }
 
 const POST_COLUMNS =
-  'id, slug, title, excerpt, content, category_id, author_id, tags, featured_image_url, meta_title, meta_description, published_at, created_at, updated_at';
+  'id, slug, title, excerpt, content, category_id, author_id, tags, featured_image_url, meta_title, meta_description, published_at, created_at, updated_at, ' +
+  'featured_media:media(storage_path, alt_text, width, height)';
+
+/** The public address of a Media Library file (the bucket is public). */
+export function mediaPublicUrl(supabaseUrl: string, storagePath: string): string {
+  return `${supabaseUrl.replace(/\/+$/, '')}/storage/v1/object/public/media/${storagePath.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/** A post row as PostgREST returns it, its featured media's storage path turned into the public URL. */
+function withMediaUrl(url: string, row: Record<string, unknown>): unknown {
+  const media = row.featured_media as { storage_path?: unknown } | null | undefined;
+  if (!media || typeof media.storage_path !== 'string') return row;
+  const { storage_path, ...described } = media;
+  return { ...row, featured_media: { ...described, url: mediaPublicUrl(url, storage_path) } };
+}
 /** PostgREST's usual max-rows; the build pages through posts in steps of this size. */
 const READ_BATCH = 1000;
 
@@ -247,7 +280,7 @@ async function readPublishedPosts(client: SupabaseClient, url: string, organizat
       .order('published_at', { ascending: false })
       .order('id')
       .range(from, from + READ_BATCH - 1);
-    const batch = parseRows('posts', PostRowSchema, check('posts', url, result));
+    const batch = parseRows('posts', PostRowSchema, (check('posts', url, result) as unknown as Record<string, unknown>[]).map((row) => withMediaUrl(url, row)));
     posts.push(...batch);
     if (batch.length < READ_BATCH) return posts;
   }

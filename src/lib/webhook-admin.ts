@@ -153,3 +153,39 @@ export async function savePublishMode(client: SupabaseClient, organizationId: st
   }
   return data;
 }
+
+/** Someone the writing tool's posts can be credited to: an active editor or admin of the organization. */
+export interface WebhookAuthorOption {
+  id: string;
+  name: string;
+}
+
+/** The organization's active editors and admins, by name: the choices for the author of ZimmWriter's posts. */
+export async function listWebhookAuthors(client: SupabaseClient, organizationId: string): Promise<WebhookAuthorOption[]> {
+  const { data, error } = await client
+    .from('organization_memberships')
+    .select('user_id, profile:profiles(full_name, email, is_active)')
+    .eq('organization_id', organizationId)
+    .eq('is_active', true)
+    .in('role', ['admin', 'editor'])
+    .overrideTypes<{ user_id: string; profile: { full_name: string | null; email: string; is_active: boolean } | null }[], { merge: false }>();
+  if (error) throw new Error(`Listing the possible authors of ${organizationId} failed: ${error.message}`);
+  return (data ?? [])
+    .filter((row) => row.profile?.is_active)
+    .map((row) => ({ id: row.user_id, name: row.profile?.full_name?.trim() || row.profile?.email || row.user_id }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The author ZimmWriter's posts get (null: none chosen). */
+export async function loadWebhookAuthor(client: SupabaseClient, organizationId: string): Promise<string | null> {
+  const { data, error } = await client.from('webhook_integrations').select('author_id').eq('organization_id', organizationId).maybeSingle();
+  if (error) throw new Error(`Reading the webhook author of ${organizationId} failed: ${error.message}`);
+  return (data as { author_id: string | null } | null)?.author_id ?? null;
+}
+
+/** Sets the author of ZimmWriter's posts (admins only; the database checks the person and logs it). */
+export async function saveWebhookAuthor(client: SupabaseClient, organizationId: string, authorId: string | null): Promise<string | null> {
+  const { data, error } = await client.rpc('set_webhook_author', { p_organization_id: organizationId, p_author_id: authorId });
+  if (error) throw new Error(`Setting the webhook author of ${organizationId} failed: ${error.message}`);
+  return (data as string | null) ?? null;
+}

@@ -16,6 +16,18 @@ export const CategoryRowSchema = z.object({
 });
 export type CategoryRow = z.infer<typeof CategoryRowSchema>;
 
+/**
+ * The featured image from the Media Library (`featured_media:media(...)`, readable by anon for published
+ * posts), with `url`, its public address in the storage bucket, added by the reader.
+ */
+export const FeaturedMediaRowSchema = z.object({
+  url: z.url(),
+  alt_text: z.string(),
+  width: z.number().int().positive().nullable(),
+  height: z.number().int().positive().nullable(),
+});
+export type FeaturedMediaRow = z.infer<typeof FeaturedMediaRowSchema>;
+
 /** `blog_posts` columns the site shows (published posts only; `content` is sanitized HTML). */
 export const PostRowSchema = z.object({
   id: z.uuid(),
@@ -26,7 +38,10 @@ export const PostRowSchema = z.object({
   category_id: z.uuid().nullable(),
   author_id: z.uuid().nullable(),
   tags: z.array(z.string()).nullable(),
+  /** A hand-typed image address saved before the Media Library; featured_media wins over it. */
   featured_image_url: z.string().nullable(),
+  /** Absent from snapshots written before the Media Library: none then. */
+  featured_media: FeaturedMediaRowSchema.nullable().default(null),
   meta_title: z.string().nullable(),
   meta_description: z.string().nullable(),
   /** Publication time; null only for drafts, which the site never reads. */

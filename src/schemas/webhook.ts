@@ -47,13 +47,16 @@ export const WebhookPayloadSchema = z
     tags: optional(TagsSchema),
     /** Wanted URL slug; normalized, and derived from the title when absent. Same slug = same post. */
     slug: optional(z.string().trim().max(200)),
-    /** Featured image, an absolute http(s) URL. */
+    /**
+     * Featured image, an absolute http(s) URL: fetched once from a public host and stored in the
+     * organization's Media Library (the site never links to it). Used when image_base64 is absent or refused.
+     */
     image_url: optional(HttpUrlSchema),
     /**
-     * Inline image data. Not stored: a data URL in a row would be copied into every page that lists the
-     * post. The delivery log notes it was ignored; send image_url instead.
+     * The featured image itself, base64 or a `data:` URL (JPEG, PNG, WebP, AVIF or GIF, at most 5 MB):
+     * stored in the organization's Media Library. A bad image is noted in the delivery log; the post is saved.
      */
-    image_base64: optional(z.string()),
+    image_base64: optional(z.string().max(7_200_000)),
   })
   .refine((payload) => payload.html?.trim() || payload.markdown?.trim(), {
     message: 'Either html or markdown is required',

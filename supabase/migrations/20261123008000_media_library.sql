@@ -85,21 +85,24 @@ create policy "Editors delete media" on public.media
 
 /**
  * A row describes a stored object: size and type come from the object's metadata (what Storage measured
- * and accepted), the uploader is the caller. An insert naming a file that is not in the bucket is refused.
+ * and accepted), the uploader is the caller. An API insert naming a file that is not in the bucket is refused.
  */
 create function private.media_from_object() returns trigger
 language plpgsql security definer set search_path = ''
 as $$
 declare
   v_metadata jsonb;
+  -- The database owner's seed (connected as postgres, not through the API's authenticator) describes files
+  -- that bucket seeding uploads right after it (supabase/config.toml), and says who added them.
+  v_owner boolean := session_user in ('postgres', 'supabase_admin');
 begin
   select o.metadata into v_metadata from storage.objects o where o.bucket_id = 'media' and o.name = new.storage_path;
-  if not found then
+  if not found and not v_owner then
     raise exception 'No uploaded file at %', new.storage_path using errcode = '23503';
   end if;
   new.size_bytes := coalesce((v_metadata ->> 'size')::integer, new.size_bytes);
   new.mime_type := coalesce(v_metadata ->> 'mimetype', new.mime_type);
-  new.created_by := coalesce(private.current_active_user_id(), case when private.is_service_caller() then new.created_by end);
+  new.created_by := coalesce(private.current_active_user_id(), case when private.is_service_caller() or v_owner then new.created_by end);
   return new;
 end;
 $$;
@@ -147,13 +150,16 @@ grant execute on function public.media_usage(uuid, uuid) to authenticated, servi
 
 -- LOG AND REBUILD --------------------------------------------------------------------------------------------
 
-/** An upload or a deletion in the activity log (the webhook's uploads say so). */
+/** An upload or a deletion in the activity log (the webhook's uploads say so); seeding ('bulk') logs nothing. */
 create function private.log_media_change() returns trigger
 language plpgsql security definer set search_path = ''
 as $$
 declare
   v_media public.media := case when tg_op = 'DELETE' then old else new end;
 begin
+  if private.post_change() = 'bulk' then
+    return null;
+  end if;
   if tg_op = 'DELETE' and not exists (select 1 from public.organizations o where o.id = old.organization_id) then
     return null;
   end if;

@@ -29,7 +29,7 @@ function zimmwriterPayload(slug: string, extra: Record<string, unknown> = {}) {
     category: 'local seo',
     tags: ['Local SEO', ' Atlanta ', 'Local SEO'],
     slug,
-    image_url: 'https://cdn.example.com/cover.jpg',
+    image_url: false,
     image_base64: false,
     ...extra,
   };
@@ -65,7 +65,7 @@ describe('a delivery with a valid token', () => {
     expect(post).toMatchObject({
       organization_id: SCALE_PRO.id, slug, status: 'published', title: 'Local SEO Checklist for Atlanta Contractors',
       excerpt: 'Ten steps to show up in the map pack.', tags: ['Local SEO', 'Atlanta'], author_id: null,
-      featured_image_url: 'https://cdn.example.com/cover.jpg', reading_time: 3, blog_categories: { name: 'Local SEO' },
+      featured_image_url: null, featured_media_id: null, reading_time: 3, blog_categories: { name: 'Local SEO' },
     });
     expect(post.published_at).not.toBeNull();
     expect(post.content).not.toMatch(/script|onerror|javascript:|document\.cookie/i);
@@ -110,7 +110,7 @@ describe('a delivery with a valid token', () => {
     expect(await countRows('blog_posts', { organization_id: SCALE_PRO.id, slug: concurrentSlug })).toBe(1);
   });
 
-  it('derives the slug from the title, renders markdown, creates a missing category and notes an ignored image_base64', async () => {
+  it('derives the slug from the title, renders markdown, creates a missing category and notes a refused image_base64', async () => {
     const title = `Markdown Only Post ${run}`;
     const slug = testSlug('derived');
     expect(slug).toBe(`webhook-test-derived-${run}`);
@@ -127,7 +127,7 @@ describe('a delivery with a valid token', () => {
     const category = must(await db.from('blog_categories').select('name, slug, organization_id').eq('id', post.category_id).single(), 'category');
     expect(category).toEqual({ name: `Brand New Category ${run}`, slug: `brand-new-category-${run}`, organization_id: SCALE_PRO.id });
     const delivery = must(await db.from('webhook_deliveries').select('note').eq('slug', slug).single(), 'delivery');
-    expect(delivery.note).toMatch(/image_base64 ignored/);
+    expect(delivery.note).toBe('image_base64 not stored: it is not an image (JPEG, PNG, WebP, AVIF or GIF)');
   });
 
   it('follows the organization publish mode: draft for review, no rebuild, relative URL without a domain', async () => {

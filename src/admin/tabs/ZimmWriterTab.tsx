@@ -14,15 +14,19 @@ import {
   examplePayload,
   listCategoryNames,
   listDeliveries,
+  listWebhookAuthors,
   loadIntegration,
   loadPublishMode,
+  loadWebhookAuthor,
   PUBLISH_MODE_OPTIONS,
   rotateWebhookToken,
   savePublishMode,
+  saveWebhookAuthor,
   sendTestWebhook,
   testDeliveryMessage,
   webhookUrl,
   type PublishMode,
+  type WebhookAuthorOption,
   type WebhookDelivery,
   type WebhookIntegration,
 } from '../../lib/webhook-admin';
@@ -151,7 +155,7 @@ export default function ZimmWriterTab({ organization }: AdminTabProps) {
         )}
       </Card>
 
-      <PublishModeCard key={organization.id} organizationId={organization.id} />
+      <PublishModeCard key={organization.id} organizationId={organization.id} hasAddress={hasAddress} />
 
       <div className="grid gap-6 md:grid-cols-2">
         <Card>
@@ -227,8 +231,11 @@ export default function ZimmWriterTab({ organization }: AdminTabProps) {
   );
 }
 
-/** What deliveries do, shown as stored and saved when changed (set_webhook_publish_mode, admins only, audited). */
-function PublishModeCard({ organizationId }: { organizationId: string }) {
+/**
+ * What deliveries do, shown as stored and saved when changed (set_webhook_publish_mode, admins only,
+ * audited), and who their posts are credited to (set_webhook_author; chosen once the address exists).
+ */
+function PublishModeCard({ organizationId, hasAddress }: { organizationId: string; hasAddress: boolean }) {
   const client = supabaseBrowser();
   const [stored] = useLoaded<PublishMode>(useCallback(() => loadPublishMode(client, organizationId), [client, organizationId]));
   const [chosen, setChosen] = useState<PublishMode | null>(null);
@@ -275,7 +282,48 @@ function PublishModeCard({ organizationId }: { organizationId: string }) {
           )}
         </Field>
       )}
+      <AuthorField organizationId={organizationId} hasAddress={hasAddress} />
     </Card>
+  );
+}
+
+const NO_AUTHOR = '';
+
+/** The author of ZimmWriter's posts: one of the organization's editors and admins, saved when changed. */
+function AuthorField({ organizationId, hasAddress }: { organizationId: string; hasAddress: boolean }) {
+  const client = supabaseBrowser();
+  const [authors] = useLoaded<WebhookAuthorOption[]>(useCallback(() => listWebhookAuthors(client, organizationId), [client, organizationId]));
+  const [stored, reload] = useLoaded<string | null>(useCallback(() => loadWebhookAuthor(client, organizationId), [client, organizationId]));
+  const [saving, setSaving] = useState(false);
+  // The address is created on this tab: read the author again once it exists.
+  useEffect(() => {
+    if (hasAddress) void reload();
+  }, [hasAddress, reload]);
+
+  async function change(next: string) {
+    setSaving(true);
+    try {
+      await saveWebhookAuthor(client, organizationId, next === NO_AUTHOR ? null : next);
+      await reload();
+      const name = authors.state === 'ready' ? authors.value.find((a) => a.id === next)?.name : undefined;
+      toast({ title: 'Author Saved', description: name ? `Posts from ZimmWriter are credited to ${name}.` : 'Posts from ZimmWriter are credited to the organization.' });
+    } catch (error) {
+      console.error(error);
+      toast({ title: 'Error', description: 'Failed to save the author', variant: 'destructive' });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  if (authors.state === 'error' || stored.state === 'error') return <ErrorState message="Failed to load the authors" />;
+  if (authors.state === 'loading' || stored.state === 'loading') return <Skeleton rows={1} label="Loading authors..." />;
+  const options = [{ value: NO_AUTHOR, label: 'No author (the organization)' }, ...authors.value.map((a) => ({ value: a.id, label: a.name }))];
+  return (
+    <Field label="Credit posts to" hint={hasAddress ? 'An editor or admin of this organization, shown as the author on the post page.' : 'Create the webhook address first.'}>
+      {(control) => (
+        <Select {...control} name="webhook_author" value={stored.value ?? NO_AUTHOR} disabled={saving || !hasAddress} onChange={(e) => void change(e.target.value)} options={options} />
+      )}
+    </Field>
   );
 }
 

@@ -4,7 +4,8 @@
  * token. Then two steps:
  * 1. `prepareDelivery`, the JavaScript part: shape the body with post-content.ts (the author's Markdown or
  *    HTML kept, the sanitized HTML and reading time derived) and derive the slug. A payload with nothing
- *    left after sanitizing is refused here.
+ *    left after sanitizing is refused here. A real delivery's featured image (image_base64, else image_url)
+ *    is stored in the organization's Media Library (webhook-images.ts); a bad one is only noted.
  * 2. Postgres. A real delivery (`receiveDelivery`) makes ONE call, `receive_webhook_delivery`, which checks
  *    the token again, upserts the post, records the delivery and requests the rebuild in one transaction
  *    (one round trip keeps a delivery fast). The back office's test (`previewDelivery`) asks
@@ -18,6 +19,7 @@ import { postSlug, slugify } from '../slug.ts';
 import type { WebhookPayload } from '../../schemas/webhook.ts';
 import { HttpError, InternalError } from './http.ts';
 import { quietWindowMs, sendRebuildBatches, type RequestedRebuild } from './rebuilds.ts';
+import { deliveryImage, type FetchPolicy } from './webhook-images.ts';
 
 /** Whose delivery it is: the webhook's token, or an organization the caller has already authorized. */
 export type DeliverySource = { token: string } | { organizationId: string };
@@ -71,6 +73,7 @@ export async function receiveDelivery(
   source: DeliverySource,
   delivery: Delivery,
   env: Record<string, string | undefined> = process.env,
+  imagePolicy?: FetchPolicy,
 ): Promise<DeliveredPost | null> {
   let slug: string | null = null;
   let problem: DeliveryProblem | InternalError | undefined = 'refused' in delivery ? delivery.refused : undefined;
@@ -79,6 +82,7 @@ export async function receiveDelivery(
     slug = deliverySlug(delivery.payload);
     try {
       post = (await prepareDelivery(delivery.payload)).fields;
+      post = { ...post, ...(await featuredImage(client, source, delivery.payload, slug, imagePolicy)) };
     } catch (error) {
       problem = error instanceof DeliveryProblem ? error : new InternalError(`preparing the post failed: ${(error as Error).message}`);
     }
@@ -105,6 +109,24 @@ export async function receiveDelivery(
   }
   const { id, status, slug: storedSlug, created } = received.post;
   return { post_id: id, status, url: postUrl(org, storedSlug), created };
+}
+
+/**
+ * The delivery's featured image, stored in the organization's media (webhook-images.ts): its media id, and
+ * the delivery log's note about an image that was not taken. Nothing for a delivery without an image.
+ */
+async function featuredImage(
+  client: SupabaseClient,
+  source: DeliverySource,
+  payload: WebhookPayload,
+  slug: string,
+  policy: FetchPolicy | undefined,
+): Promise<Partial<Record<'p_featured_media_id' | 'p_note', string | null>>> {
+  if (!payload.image_base64 && !payload.image_url) return {};
+  const organizationId = 'organizationId' in source ? source.organizationId : await webhookOrganizationId(client, source.token);
+  if (!organizationId) return {};
+  const image = await deliveryImage(client, organizationId, payload, { slug, title: payload.title }, policy);
+  return { p_featured_media_id: image.mediaId, p_note: image.note };
 }
 
 /**
@@ -209,9 +231,7 @@ async function postFields(payload: WebhookPayload, slug: string): Promise<PostFi
     p_category_name: payload.category ?? null,
     p_category_slug: payload.category ? slugify(payload.category) || `category-${slug}` : null,
     p_tags: payload.tags?.length ? payload.tags : null,
-    p_featured_image_url: payload.image_url ?? null,
     p_reading_time: body.reading_time,
-    p_note: payload.image_base64 ? 'image_base64 ignored: inline images are not stored, send image_url' : null,
   };
 }
 

@@ -10,6 +10,8 @@ import {
   toBlogPost,
   toPostCardData,
   type BlogCategory,
+  mediaPublicUrl,
+  toFeaturedImage,
 } from '../../../src/lib/posts.ts';
 
 const category: BlogCategory = { id: '30000000-0000-4000-8000-100000000000', name: 'SEO Strategies', slug: 'seo-strategies', description: null };
@@ -33,6 +35,7 @@ function row(overrides: Partial<PostRow> = {}): PostRow {
     author_id: author.id,
     tags: ['SEO', 'Google Ads'],
     featured_image_url: 'https://images.unsplash.com/photo-2',
+    featured_media: null,
     meta_title: null,
     meta_description: null,
     published_at: '2026-10-28 14:00:00+00',
@@ -169,5 +172,27 @@ describe('toBlog', () => {
       authorName: 'Alex Morgan',
       tags: ['seo', 'Maps'],
     });
+  });
+});
+
+describe('featured images', () => {
+  const media = { url: 'http://127.0.0.1:54321/storage/v1/object/public/media/org/cover.jpg', alt_text: 'A chart', width: 1600, height: 900 };
+
+  it('takes the Media Library image with its alt text and size, over a legacy address', () => {
+    expect(toFeaturedImage({ title: 'A Post', featured_media: media, featured_image_url: 'https://old.example.com/a.jpg' })).toEqual({
+      url: media.url, alt: 'A chart', width: 1600, height: 900,
+    });
+  });
+
+  it('describes an image without alt text, and a legacy address, by the post title', () => {
+    expect(toFeaturedImage({ title: 'A Post', featured_media: { ...media, alt_text: ' ' }, featured_image_url: null })?.alt).toBe('A Post');
+    expect(toFeaturedImage({ title: 'A Post', featured_media: null, featured_image_url: 'https://old.example.com/a.jpg' })).toEqual({
+      url: 'https://old.example.com/a.jpg', alt: 'A Post', width: null, height: null,
+    });
+    expect(toFeaturedImage({ title: 'A Post', featured_media: null, featured_image_url: null })).toBeNull();
+  });
+
+  it('addresses a library file in the public bucket, each path segment encoded', () => {
+    expect(mediaPublicUrl('http://127.0.0.1:54321/', 'org-id/My Cover #1.jpg')).toBe('http://127.0.0.1:54321/storage/v1/object/public/media/org-id/My%20Cover%20%231.jpg');
   });
 });

@@ -13,6 +13,7 @@ const post = toBlogPost(
     author_id: null,
     tags: ['SEO', 'Maps'],
     featured_image_url: null,
+    featured_media: null,
     meta_title: null,
     meta_description: 'Meta description.',
     published_at: '2026-10-28T14:00:00Z',
