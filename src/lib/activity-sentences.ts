@@ -161,8 +161,6 @@ const SENTENCES: Record<string, (s: Sentence, action: string) => string> = {
   category_deleted: (s) => `${s.actor} deleted the blog category ${s.quoted('name', 'a category')}${s.postCount('moved to Uncategorized')}`,
   tag_renamed: (s) => `${s.actor} renamed the tag ${s.quoted('from', 'a tag')} to ${s.quoted('to', 'a new name')}${s.postCount('changed')}`,
   tags_merged: (s) => `${s.actor} merged the tag ${s.quoted('from', 'a tag')} into ${s.quoted('to', 'another')}${s.postCount('changed')}`,
-  media_uploaded: (s) => `${s.actor} uploaded the image ${s.quoted('file_name', 'an image')} to the Media Library`,
-  media_deleted: (s) => `${s.actor} deleted the image ${s.quoted('file_name', 'an image')} from the Media Library`,
   categories_changed: (s) => (text(s.details.title) ? `${s.actor} changed the categories of ${s.post}` : `${s.actor} changed the blog categories`),
 
   role_changed: roleChanged,

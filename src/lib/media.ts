@@ -6,26 +6,28 @@
  * featured images that pointed at a deleted file.
  *
  * An upload, as steps:
- *   1. check the file: an image by its content (magic bytes, not its name or the browser's guess), at most 5 MB;
+ *   1. check the file: at most 5 MB, an image by its content (image-file.ts, the rule the writing tool's
+ *      images pass too), which also gives its type and width and height;
  *   2. hash it (SHA-256): the same image already in the library is reused, not stored twice;
- *   3. measure it (width and height, when the browser can decode it);
- *   4. store the file with the detected type;
- *   5. insert its row; if that fails, remove the stored file so no orphan stays behind.
+ *   3. store the file with the detected type;
+ *   4. insert its row; if that fails, remove the stored file so no orphan stays behind.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { ilikePattern } from './ilike-pattern.ts';
-import { AltTextSchema, MEDIA_MAX_BYTES, MEDIA_TYPES, MediaFileNameSchema, type MediaType } from '../schemas/media.ts';
+import { AltTextSchema, MediaFileNameSchema } from '../schemas/media.ts';
+import { IMAGE_FORMATS_TEXT, IMAGE_TYPES, type ImageInfo, type ImageMimeType, imageProblem, inspectImage, MEDIA_MAX_BYTES, sha256Hex } from './image-file.ts';
 
-export { ALT_TEXT_MAX, MEDIA_MAX_BYTES, MEDIA_TYPES, type MediaType } from '../schemas/media.ts';
+export { ALT_TEXT_MAX } from '../schemas/media.ts';
+export { MEDIA_MAX_BYTES } from './image-file.ts';
 
 /** The storage bucket of the library. */
 export const MEDIA_BUCKET = 'media';
 
 /** The file picker's accept attribute (a hint only: the content is checked). */
-export const MEDIA_ACCEPT = Object.keys(MEDIA_TYPES).join(',');
+export const MEDIA_ACCEPT = Object.keys(IMAGE_TYPES).join(',');
 
 /** What the UI states about the files it takes. */
-export const MEDIA_LIMIT_TEXT = 'JPEG, PNG, WebP, AVIF or GIF, up to 5 MB each';
+export const MEDIA_LIMIT_TEXT = `${IMAGE_FORMATS_TEXT}, up to ${MEDIA_MAX_BYTES / 1024 / 1024} MB each`;
 
 /** One file of the library as the back office reads it. */
 export interface MediaItem {
@@ -33,7 +35,7 @@ export interface MediaItem {
   organization_id: string;
   storage_path: string;
   file_name: string;
-  mime_type: MediaType;
+  mime_type: ImageMimeType;
   size_bytes: number;
   width: number | null;
   height: number | null;
@@ -59,36 +61,6 @@ export interface MediaUse {
 /** An upload or change refused, with the message to show. */
 export class MediaError extends Error {}
 
-const startsWith = (bytes: Uint8Array, signature: readonly number[], offset = 0) =>
-  bytes.length >= offset + signature.length && signature.every((byte, index) => bytes[offset + index] === byte);
-const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
-const AVIF_BRANDS = ['avif', 'avis'];
-
-/** True for an ISO-BMFF file (`....ftyp`) whose major or compatible brands include avif/avis. */
-function isAvif(bytes: Uint8Array): boolean {
-  if (!startsWith(bytes, ascii('ftyp'), 4)) return false;
-  const boxSize = (bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!;
-  const end = Math.min(bytes.length, boxSize > 0 ? boxSize : bytes.length);
-  // The major brand at 8, the minor version at 12, compatible brands from 16 to the end of the ftyp box.
-  for (let offset = 8; offset + 4 <= end; offset += offset === 8 ? 8 : 4) {
-    if (AVIF_BRANDS.some((brand) => startsWith(bytes, ascii(brand), offset))) return true;
-  }
-  return false;
-}
-
-/**
- * The image type of a file's first bytes (its magic number), or null when it is none the library takes.
- * Reads at most the first 64 bytes; a renamed text file is null whatever its name says.
- */
-export function detectImageType(bytes: Uint8Array): MediaType | null {
-  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'image/jpeg';
-  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
-  if (startsWith(bytes, ascii('GIF87a')) || startsWith(bytes, ascii('GIF89a'))) return 'image/gif';
-  if (startsWith(bytes, ascii('RIFF')) && startsWith(bytes, ascii('WEBP'), 8)) return 'image/webp';
-  if (isAvif(bytes)) return 'image/avif';
-  return null;
-}
-
 /** A size as people read it: "512 B", "34 KB", "1.5 MB". */
 export function formatBytes(size: number): string {
   if (size < 1024) return `${size} B`;
@@ -98,48 +70,18 @@ export function formatBytes(size: number): string {
 }
 
 /**
- * Step 1: the file's image type, or a MediaError with the message to show ("photo.txt is not an image
- * (JPEG, PNG, WebP, AVIF or GIF)", "big.jpg is larger than 5 MB").
+ * Step 1: what the file is (type and size in pixels), or a MediaError with the message to show ("photo.txt
+ * is not an image (JPEG, PNG, WebP, AVIF or GIF)", "big.jpg is larger than 5 MB"), and its bytes.
  */
-export async function checkMediaFile(file: Blob & { name: string }): Promise<MediaType> {
+export async function checkMediaFile(file: Blob & { name: string }): Promise<{ info: ImageInfo; bytes: Uint8Array }> {
   const name = file.name || 'The file';
+  // The size first: a 2 GB video is refused without being read.
   if (file.size > MEDIA_MAX_BYTES) throw new MediaError(`${name} is larger than ${formatBytes(MEDIA_MAX_BYTES)}`);
-  if (file.size === 0) throw new MediaError(`${name} is empty`);
-  const type = detectImageType(new Uint8Array(await file.slice(0, 64).arrayBuffer()));
-  if (!type) throw new MediaError(`${name} is not an image (JPEG, PNG, WebP, AVIF or GIF)`);
-  return type;
-}
-
-/** Step 2: the SHA-256 of the bytes, as lower-case hex (the media.sha256 format). */
-export async function sha256Hex(bytes: ArrayBuffer): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
-/** Step 3: the image's pixel size, or null when this browser cannot decode it (the row keeps null). */
-export async function imageDimensions(file: Blob): Promise<{ width: number; height: number } | null> {
-  if (typeof createImageBitmap === 'function') {
-    try {
-      const bitmap = await createImageBitmap(file);
-      const size = { width: bitmap.width, height: bitmap.height };
-      bitmap.close();
-      return size;
-    } catch {
-      // Some browsers' createImageBitmap refuses formats their <img> decodes (AVIF, animated GIF): try that.
-    }
-  }
-  if (typeof Image !== 'function' || typeof URL.createObjectURL !== 'function') return null;
-  const url = URL.createObjectURL(file);
-  try {
-    return await new Promise((resolve) => {
-      const image = new Image();
-      image.onload = () => resolve(image.naturalWidth > 0 ? { width: image.naturalWidth, height: image.naturalHeight } : null);
-      image.onerror = () => resolve(null);
-      image.src = url;
-    });
-  } finally {
-    URL.revokeObjectURL(url);
-  }
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const problem = imageProblem(name, bytes);
+  const info = problem ? null : inspectImage(bytes);
+  if (!info) throw new MediaError(problem ?? `${name} is not an image (${IMAGE_FORMATS_TEXT})`);
+  return { info, bytes };
 }
 
 /** Where an upload is: shown per file in a batch. */
@@ -165,24 +107,23 @@ export async function uploadMedia(
   onStage: (stage: UploadStage) => void = () => undefined,
 ): Promise<UploadOutcome> {
   onStage('checking');
-  const type = await checkMediaFile(file);
+  const { info, bytes } = await checkMediaFile(file);
   const fileName = MediaFileNameSchema.safeParse(file.name);
   if (!fileName.success) throw new MediaError(fileName.error.issues[0]!.message);
-  const sha256 = await sha256Hex(await file.arrayBuffer());
+  const sha256 = await sha256Hex(bytes);
   const existing = await findBySha(client, organizationId, sha256);
   if (existing) return { media: existing, reused: true };
-  const size = await imageDimensions(file);
 
   onStage('uploading');
-  const path = `${organizationId}/${crypto.randomUUID()}.${MEDIA_TYPES[type]}`;
+  const path = `${organizationId}/${crypto.randomUUID()}.${info.extension}`;
   const bucket = client.storage.from(MEDIA_BUCKET);
-  const stored = await bucket.upload(path, file, { contentType: type, cacheControl: '31536000', upsert: false });
+  const stored = await bucket.upload(path, file, { contentType: info.mimeType, cacheControl: '31536000', upsert: false });
   if (stored.error) throw new MediaError(`${file.name} could not be uploaded: ${stored.error.message}`);
 
   onStage('saving');
   const { data, error } = await client
     .from('media')
-    .insert({ organization_id: organizationId, storage_path: path, file_name: fileName.data, width: size?.width ?? null, height: size?.height ?? null, sha256 })
+    .insert({ organization_id: organizationId, storage_path: path, file_name: fileName.data, width: info.width, height: info.height, sha256 })
     .select(MEDIA_COLUMNS)
     .single();
   if (error) {

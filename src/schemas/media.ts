@@ -1,22 +1,6 @@
 import { z } from './zod.ts';
 
-/**
- * The image types the Media Library accepts, with the extension a stored file gets. The same list as the
- * bucket's allowed_mime_types and the media.mime_type check (supabase/migrations/20261123008000_media_library.sql).
- */
-export const MEDIA_TYPES = {
-  'image/jpeg': 'jpg',
-  'image/png': 'png',
-  'image/webp': 'webp',
-  'image/avif': 'avif',
-  'image/gif': 'gif',
-} as const;
-export type MediaType = keyof typeof MEDIA_TYPES;
-
-/** The largest file the library takes: the bucket's file_size_limit (5 MB). */
-export const MEDIA_MAX_BYTES = 5 * 1024 * 1024;
-
-/** Longest alt text (the media.alt_text check). */
+/** Longest alt text (the media.alt_text check in supabase/migrations/20261123008000_media_library.sql). */
 export const ALT_TEXT_MAX = 500;
 
 /** Alt text as saved: trimmed, at most 500 characters; empty is allowed (the UI warns, the database keeps ''). */

@@ -36,8 +36,6 @@ describe('activitySentence', () => {
     ['category_renamed', { details: { old_name: 'Seo Tips', new_name: 'SEO Tips', old_slug: 'seo-tips', new_slug: 'seo-tips', post_count: 3 } }, 'Alex Morgan renamed the blog category "Seo Tips" to "SEO Tips"'],
     ['categories_merged', { details: { from_name: 'Seo Tips', to_name: 'SEO Strategies', post_count: 1 } }, 'Alex Morgan merged the blog category "Seo Tips" into "SEO Strategies" (1 post moved)'],
     ['category_deleted', { details: { name: 'Old News', post_count: 2 } }, 'Alex Morgan deleted the blog category "Old News" (2 posts moved to Uncategorized)'],
-    ['media_uploaded', { resource_type: 'media', resource_id: 'm1', details: { file_name: 'team.jpg' } }, 'Alex Morgan uploaded the image "team.jpg" to the Media Library'],
-    ['media_deleted', { resource_type: 'media', resource_id: 'm1', details: { file_name: 'team.jpg' } }, 'Alex Morgan deleted the image "team.jpg" from the Media Library'],
     ['tag_renamed', { resource_type: 'blog_tag', details: { from: 'seo', to: 'SEO', post_count: 4 } }, 'Alex Morgan renamed the tag "seo" to "SEO" (4 posts changed)'],
     ['tags_merged', { resource_type: 'blog_tag', details: { from: 'Walk-Tag', to: 'walking', post_count: 0 } }, 'Alex Morgan merged the tag "Walk-Tag" into "walking" (0 posts changed)'],
     ['role_changed', { ...onJordan, details: { new_role: 'editor', old_role: 'viewer' } }, "Alex Morgan changed Jordan Lee's role to editor"],
