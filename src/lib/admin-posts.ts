@@ -29,7 +29,11 @@ export interface AdminPost {
   status: PostStatus;
   category_id: string | null;
   tags: string[] | null;
+  /** A legacy featured image address (saved before the Media Library); null once a library image is chosen. */
   featured_image_url: string | null;
+  featured_media_id: string | null;
+  /** The featured image from the Media Library, embedded through featured_media_id. */
+  featured_media: FeaturedMedia | null;
   meta_title: string | null;
   meta_description: string | null;
   author_id: string | null;
@@ -42,10 +46,19 @@ export interface AdminPost {
   category: { name: string } | null;
 }
 
+/** What the editor shows of a post's featured image from the Media Library. */
+export interface FeaturedMedia {
+  id: string;
+  storage_path: string;
+  alt_text: string;
+  width: number | null;
+  height: number | null;
+}
+
 const POST_COLUMNS =
   'id, organization_id, title, slug, excerpt, content, content_source, content_format, status, category_id, tags, ' +
-  'featured_image_url, meta_title, meta_description, author_id, published_at, created_at, updated_at, reading_time, view_count, ' +
-  'author:profiles(full_name), category:blog_categories(name)';
+  'featured_image_url, featured_media_id, meta_title, meta_description, author_id, published_at, created_at, updated_at, reading_time, view_count, ' +
+  'author:profiles(full_name), category:blog_categories(name), featured_media:media(id, storage_path, alt_text, width, height)';
 
 /** The message shown when a slug is already used by another post of the organization. */
 export const SLUG_TAKEN_MESSAGE = 'This URL slug is already used by another post. Please choose a different slug.';
@@ -101,7 +114,10 @@ export interface PostDraft {
   status: PostStatus;
   category_id: string;
   tags: string[];
+  /** A legacy featured image address; ignored (cleared) when featured_media_id is set. */
   featured_image_url: string;
+  /** The featured image chosen from the organization's Media Library, or null for none. */
+  featured_media_id?: string | null;
   meta_title: string;
   meta_description: string;
   /** ISO time: for published posts when they went live, for scheduled ones when they will. */

@@ -37,7 +37,10 @@ export const PostInputSchema = z
     status: PostStatusSchema.default('draft'),
     category_id: blankAsUndefined(z.uuid()).transform((v) => v ?? null),
     tags: PostTagsSchema.optional().transform((v) => (v && v.length > 0 ? v : null)),
+    /** A featured image address saved before the Media Library; a chosen library image replaces it. */
     featured_image_url: blankAsUndefined(HttpUrlSchema).transform((v) => v ?? null),
+    /** The featured image from the organization's Media Library (the database checks it is the same organization's). */
+    featured_media_id: z.uuid().nullable().optional().transform((v) => v ?? null),
     meta_title: blankAsUndefined(z.string().trim().max(200)).transform((v) => v ?? null),
     meta_description: blankAsUndefined(z.string().trim().max(500)).transform((v) => v ?? null),
     published_at: z.iso.datetime({ offset: true }).nullable().optional(),
@@ -45,7 +48,9 @@ export const PostInputSchema = z
   .refine((post) => post.status === 'draft' || post.published_at, {
     message: 'Published and scheduled posts need a publication date',
     path: ['published_at'],
-  });
+  })
+  // One featured image: choosing one from the library retires the legacy address.
+  .transform((post) => (post.featured_media_id ? { ...post, featured_image_url: null } : post));
 export type PostInput = z.infer<typeof PostInputSchema>;
 
 /** A blog category of one organization. */
