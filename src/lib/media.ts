@@ -194,3 +194,8 @@ export function mediaPublicUrl(client: SupabaseClient, storagePath: string): str
 export function formatDimensions(media: Pick<MediaItem, 'width' | 'height'>): string | null {
   return media.width && media.height ? `${media.width} × ${media.height}` : null;
 }
+
+/** A file's upload date as the library shows it ("Nov 23, 2026"). */
+export function formatMediaDate(iso: string): string {
+  return new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+}

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { loadMostViewedPost, loadSystemCounters, loadViewsPerDay, type DayViews, type MostViewedPost } from '../../lib/dashboard-stats';
 import { supabaseBrowser } from '../../lib/supabase-browser';
-import { Button } from '../components/ui/Button';
 import { ViewsChart } from '../components/ViewsChart';
 import { Card, CardHeader } from '../components/ui/Card';
 import { ErrorState } from '../components/ui/EmptyState';
@@ -10,8 +9,7 @@ import type { AdminTabProps } from './index';
 
 /**
  * Content: shortcuts to the blog pages and real analytics (total views, the most viewed post, views per day
- * for the last 30 days; counted by POST /api/post-view). Media Library
- * is shown disabled with its reason: there is no media store yet (images are referenced by URL).
+ * for the last 30 days; counted by POST /api/post-view), and the Media Library (/admin/media).
  */
 /** Days the views chart shows, today included. */
 const VIEW_CHART_DAYS = 30;
@@ -40,11 +38,8 @@ export default function ContentTab({ organization }: AdminTabProps) {
         <div className="flex flex-wrap gap-2">
           <a href="/admin/blog/new" className="rounded-md bg-primary px-4 py-2 text-sm font-medium text-primary-foreground hover:opacity-90">Create New Post</a>
           <a href="/admin/blog" className="rounded-md border border-border px-4 py-2 text-sm font-medium hover:bg-muted">Manage All Posts</a>
-          <Button variant="outline" disabled aria-describedby="media-library-note">Media Library</Button>
+          <a href="/admin/media" className="rounded-md border border-border px-4 py-2 text-sm font-medium hover:bg-muted">Media Library</a>
         </div>
-        <p id="media-library-note" className="mt-2 text-xs text-muted-foreground">
-          Media Library is not available yet: add images to posts by URL.
-        </p>
       </Card>
       <Card>
         <CardHeader title="Analytics" description="How the blog is read." />

@@ -40,6 +40,9 @@ describe('where each role works', () => {
     ['viewer', '/admin/blog/preview/1', true],
     ['editor', '/admin', false],
     ['viewer', '/admin/blogger', false],
+    ['viewer', '/admin/media', true],
+    ['editor', '/admin/media/', true],
+    ['viewer', '/admin/mediakit', false],
   ])('%s may open %s: %s', (role, path, expected) => {
     expect(roleMayOpen(role, path)).toBe(expected);
   });

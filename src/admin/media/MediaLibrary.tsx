@@ -1,0 +1,128 @@
+import { useCallback, useEffect, useState } from 'react';
+import { formatBytes, formatDimensions, formatMediaDate, listMedia, type MediaItem, mediaPublicUrl, mediaUsage, type MediaUse, usageByMedia } from '../../lib/media';
+import { supabaseBrowser } from '../../lib/supabase-browser';
+import { EmptyState, ErrorState } from '../components/ui/EmptyState';
+import { Input } from '../components/ui/Input';
+import { Skeleton } from '../components/ui/Skeleton';
+import { cn } from '../components/ui/cn';
+import { MediaDetail } from './MediaDetail';
+import { MediaUploader } from './MediaUploader';
+
+export interface MediaLibraryProps {
+  organizationId: string;
+  /** Editors and admins upload, describe and delete; viewers only look. */
+  canEdit: boolean;
+  /** Picker mode (the post editor): choosing a file calls this. */
+  onPick?: (media: MediaItem) => void;
+}
+
+/** How long typing in the search box pauses before the list is asked again (ms). */
+const SEARCH_DELAY_MS = 300;
+
+function usedByText(uses: MediaUse[] | undefined): string {
+  const count = uses?.length ?? 0;
+  return count === 0 ? 'Not used' : `Used by ${count} ${count === 1 ? 'post' : 'posts'}`;
+}
+
+/**
+ * The organization's Media Library: upload (editors and admins), search, a grid of thumbnails with their
+ * facts, and the chosen file's details. The page /admin/media and the post editor's picker both show it.
+ */
+export function MediaLibrary({ organizationId, canEdit, onPick }: MediaLibraryProps) {
+  const [search, setSearch] = useState('');
+  const [items, setItems] = useState<MediaItem[] | null>(null);
+  const [usage, setUsage] = useState<Map<string, MediaUse[]>>(new Map());
+  const [error, setError] = useState<string | null>(null);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [reloads, setReloads] = useState(0);
+  const selected = items?.find((item) => item.id === selectedId) ?? null;
+  const client = supabaseBrowser();
+
+  useEffect(() => {
+    let current = true;
+    const timer = setTimeout(() => {
+      Promise.all([listMedia(client, organizationId, search), mediaUsage(client, organizationId)]).then(
+        ([found, uses]) => {
+          if (!current) return;
+          setItems(found);
+          setUsage(usageByMedia(uses));
+          setError(null);
+        },
+        (failure: Error) => {
+          console.error(failure);
+          if (current) setError('The Media Library could not be loaded.');
+        },
+      );
+    }, search ? SEARCH_DELAY_MS : 0);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [client, organizationId, search, reloads]);
+
+  const uploaded = useCallback((media: MediaItem) => {
+    setItems((current) => [media, ...(current ?? []).filter((item) => item.id !== media.id)]);
+    setSelectedId(media.id);
+  }, []);
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+      <div className="min-w-0 space-y-4">
+        {canEdit && <MediaUploader organizationId={organizationId} onUploaded={uploaded} />}
+        <Input type="search" aria-label="Search images" placeholder="Search by name or alt text" value={search} onChange={(event) => setSearch(event.target.value)} />
+        {error ? (
+          <ErrorState message={error} onRetry={() => setReloads((n) => n + 1)} />
+        ) : items === null ? (
+          <Skeleton rows={3} label="Loading images..." />
+        ) : items.length === 0 ? (
+          <EmptyState title={search ? 'No images match your search' : 'No images yet'} hint={!search && canEdit ? 'Upload the first one above.' : undefined} />
+        ) : (
+          <ul aria-label="Images" className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-4">
+            {items.map((item) => (
+              <li key={item.id}>
+                <button
+                  type="button"
+                  onClick={() => setSelectedId(item.id)}
+                  onDoubleClick={onPick ? () => onPick(item) : undefined}
+                  aria-pressed={item.id === selectedId}
+                  className={cn(
+                    'flex w-full flex-col overflow-hidden rounded-lg border border-border bg-background text-left hover:bg-muted focus-visible:outline-2 focus-visible:outline-primary',
+                    item.id === selectedId && 'ring-2 ring-primary',
+                  )}
+                >
+                  <img src={mediaPublicUrl(client, item.storage_path)} alt={item.alt_text} loading="lazy" className="aspect-[4/3] w-full bg-muted object-cover" />
+                  <span className="space-y-0.5 p-2 text-xs">
+                    <span className="block truncate text-sm font-medium">{item.file_name}</span>
+                    <span className="block text-muted-foreground">{[formatBytes(item.size_bytes), formatDimensions(item)].filter(Boolean).join(' · ')}</span>
+                    <span className="block text-muted-foreground">{formatMediaDate(item.created_at)}</span>
+                    <span className="block text-muted-foreground">{usedByText(usage.get(item.id))}</span>
+                    {!item.alt_text.trim() && <span className="block text-amber-700 dark:text-amber-400">No alt text</span>}
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <aside aria-label="Image details" className="min-w-0">
+        {selected ? (
+          <MediaDetail
+            key={selected.id}
+            media={selected}
+            organizationId={organizationId}
+            canEdit={canEdit}
+            onPick={onPick}
+            onChanged={(media) => setItems((current) => current?.map((item) => (item.id === media.id ? media : item)) ?? null)}
+            onDeleted={(media) => {
+              setItems((current) => current?.filter((item) => item.id !== media.id) ?? null);
+              setSelectedId(null);
+              setReloads((n) => n + 1);
+            }}
+          />
+        ) : (
+          <p className="text-sm text-muted-foreground">{onPick ? 'Select an image to see its details and use it.' : 'Select an image to see its details.'}</p>
+        )}
+      </aside>
+    </div>
+  );
+}
