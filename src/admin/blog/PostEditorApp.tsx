@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   type AdminPost,
+  type FeaturedMedia,
   getPost,
   type PostDraft,
   PostSaveError,
@@ -23,6 +24,7 @@ import { Field, Input, Textarea } from '../components/ui/Input';
 import { Select } from '../components/ui/Select';
 import { Skeleton } from '../components/ui/Skeleton';
 import BackOfficeShell from '../BackOfficeShell';
+import { FeaturedImageField } from '../media/FeaturedImageField';
 import PostPreview from './PostPreview';
 import RevisionHistory from './RevisionHistory';
 import type { BackOfficeAccess } from '../use-back-office-access';
@@ -85,7 +87,9 @@ interface PostForm {
   format: ContentFormat;
   category_id: string;
   tags: string[];
+  /** A legacy featured image address: shown with Remove until an image from the library replaces it. */
   featured_image_url: string;
+  featured_media: FeaturedMedia | null;
   meta_title: string;
   meta_description: string;
   scheduleAt: string;
@@ -101,6 +105,7 @@ function formOf(post: AdminPost | null): PostForm {
     category_id: post?.category_id ?? '',
     tags: post?.tags ?? [],
     featured_image_url: post?.featured_image_url ?? '',
+    featured_media: post?.featured_media ?? null,
     meta_title: post?.meta_title ?? '',
     meta_description: post?.meta_description ?? '',
     scheduleAt: post?.status === 'scheduled' ? toLocalInput(post.published_at) : '',
@@ -241,6 +246,7 @@ function PostEditor({ access, post }: { access: BackOfficeAccess; post: AdminPos
       category_id: form.category_id,
       tags: form.tags,
       featured_image_url: form.featured_image_url,
+      featured_media_id: form.featured_media?.id ?? null,
       meta_title: form.meta_title,
       meta_description: form.meta_description,
       ...publication,
@@ -398,14 +404,13 @@ function PostEditor({ access, post }: { access: BackOfficeAccess; post: AdminPos
               ))}
             </ul>
           )}
-          <Field label="Featured Image URL">
-            {(field) => (
-              <Input {...field} type="url" value={form.featured_image_url} onChange={(event) => update('featured_image_url', event.target.value)} />
-            )}
-          </Field>
-          {/^https?:\/\/\S+$/.test(form.featured_image_url) && (
-            <img src={form.featured_image_url} alt="Featured image preview" className="max-h-48 rounded-md object-cover" />
-          )}
+          <FeaturedImageField
+            organizationId={access.organization.id}
+            media={form.featured_media}
+            legacyUrl={form.featured_image_url}
+            onChoose={(media) => setForm((current) => ({ ...current, featured_media: media, featured_image_url: '' }))}
+            onRemove={() => setForm((current) => ({ ...current, featured_media: null, featured_image_url: '' }))}
+          />
           <fieldset className="space-y-4 rounded-lg border border-border p-4">
             <legend className="px-1 font-semibold">SEO Settings</legend>
             <Field label="Meta Title" hint={`${form.meta_title.length}/${META_TITLE_GUIDE} characters`}>
@@ -439,6 +444,7 @@ function PostEditor({ access, post }: { access: BackOfficeAccess; post: AdminPos
             title={form.title}
             excerpt={form.excerpt}
             html={html}
+            featuredMedia={form.featured_media}
             featuredImageUrl={form.featured_image_url}
             categoryName={categories.find((category) => category.id === categoryId)?.name ?? null}
             tags={form.tags}

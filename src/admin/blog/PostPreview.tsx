@@ -1,7 +1,10 @@
 import { memo, useState } from 'react';
 import PostArticle from '../../components/blog/PostArticle';
 import { UNCATEGORIZED, UNKNOWN_AUTHOR } from '../../lib/post-display';
+import type { FeaturedMedia } from '../../lib/admin-posts';
+import { mediaPublicUrl } from '../../lib/media';
 import { readingTimeMinutes } from '../../lib/reading-time';
+import { supabaseBrowser } from '../../lib/supabase-browser';
 
 /** A post as the back office has it: a stored row (the preview page) or the editor's unsaved form. */
 export interface PostPreviewProps {
@@ -9,6 +12,9 @@ export interface PostPreviewProps {
   excerpt: string | null;
   /** The article HTML (rendered from the author's source); sanitized where PostArticle renders it. */
   html: string;
+  /** The featured image from the Media Library; it wins over featuredImageUrl, as on the public page. */
+  featuredMedia?: Pick<FeaturedMedia, 'storage_path' | 'alt_text'> | null;
+  /** A legacy featured image address (saved before the Media Library). */
   featuredImageUrl: string | null;
   /** Null for an uncategorized post. */
   categoryName: string | null;
@@ -24,7 +30,7 @@ export interface PostPreviewProps {
  * link here: the back office knows the category's name, not its page's slug. Memoized: the editor re-renders
  * on every keystroke in any field (SEO, schedule, ...); this renders again only when one of its props changes.
  */
-function PostPreview({ title, excerpt, html, featuredImageUrl, categoryName, tags, authorName, date }: PostPreviewProps) {
+function PostPreview({ title, excerpt, html, featuredMedia, featuredImageUrl, categoryName, tags, authorName, date }: PostPreviewProps) {
   const [today] = useState(() => new Date().toISOString());
   return (
     <PostArticle
@@ -32,7 +38,7 @@ function PostPreview({ title, excerpt, html, featuredImageUrl, categoryName, tag
         title: title.trim() || 'Untitled',
         excerpt: excerpt ?? '',
         html,
-        featuredImageUrl: featuredImageUrl || null,
+        featuredImageUrl: featuredMedia ? mediaPublicUrl(supabaseBrowser(), featuredMedia.storage_path) : featuredImageUrl || null,
         categoryName: categoryName ?? UNCATEGORIZED,
         categorySlug: null,
         hasCategory: categoryName !== null,

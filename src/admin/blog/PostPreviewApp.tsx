@@ -54,6 +54,7 @@ function Preview({ access }: { access: BackOfficeAccess }) {
             title={post.title}
             excerpt={post.excerpt}
             html={post.content}
+            featuredMedia={post.featured_media}
             featuredImageUrl={post.featured_image_url}
             categoryName={post.category?.name ?? null}
             tags={post.tags}

@@ -41,12 +41,8 @@ export function MediaDetail({ media, organizationId, canEdit, onPick, onChanged,
   const dimensions = formatDimensions(media);
 
   useEffect(() => {
-    setAlt(media.alt_text);
-  }, [media.id, media.alt_text]);
-
-  useEffect(() => {
+    // The library keys this panel by file, so a new file starts with fresh state (uses null: checking).
     let current = true;
-    setUses(null);
     mediaUsage(supabaseBrowser(), organizationId, media.id).then(
       (found) => current && setUses(found),
       (error: Error) => {
