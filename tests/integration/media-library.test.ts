@@ -1,0 +1,237 @@
+/**
+ * The Media Library against the real backend (Storage API and REST), through src/lib/media.ts where a person
+ * acts and through the raw API where someone attacks:
+ * - an editor uploads (the row's size and type come from the stored object), the same image is reused, and
+ *   the upload and the deletion are logged;
+ * - a viewer cannot upload, add rows or delete; another organization's admin cannot list, read, add rows for,
+ *   delete or remove our files, nor make our file their post's featured image; anonymous callers list nothing;
+ * - a row whose file was never uploaded is refused;
+ * - deleting a file clears the featured image of the posts that used it; media_usage lists them;
+ * - new alt text on a published post's featured image requests a rebuild.
+ * Every file and row made here is removed afterwards.
+ */
+import type { SupabaseClient } from '@supabase/supabase-js';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { savePost, type PostDraft } from '../../src/lib/admin-posts.ts';
+import { deleteMedia, describeMedia, listMedia, MEDIA_BUCKET, MediaError, mediaUsage, uploadMedia, type MediaItem } from '../../src/lib/media.ts';
+import { anonClient, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
+
+const service = serviceClient();
+const run = `media-it-${crypto.randomUUID().slice(0, 8)}`;
+const since = new Date().toISOString();
+const paths = new Set<string>();
+const slugs: string[] = [];
+let admin: SupabaseClient;
+let editor: SupabaseClient;
+let viewer: SupabaseClient;
+let otherAdmin: SupabaseClient;
+let anon: SupabaseClient;
+
+/** A real image whose pixels (so SHA-256) are unique to this run and `n`. */
+async function uniqueImage(n: number, format: 'png' | 'jpeg' | 'webp' = 'png'): Promise<Uint8Array<ArrayBuffer>> {
+  const shade = (Number.parseInt(run.slice(-4), 16) + n * 37) % 250;
+  return new Uint8Array(await sharp({ create: { width: 48 + n, height: 32, channels: 3, background: { r: shade, g: n % 250, b: 90 } } })[format]().toBuffer());
+}
+
+const fileOf = (bytes: Uint8Array<ArrayBuffer>, name: string, type = 'image/png') => new File([bytes], name, { type });
+
+async function upload(client: SupabaseClient, n: number, name = `${run}-${n}.png`): Promise<MediaItem> {
+  const { media } = await uploadMedia(client, seed.scalePro, fileOf(await uniqueImage(n), name));
+  paths.add(media.storage_path);
+  return media;
+}
+
+async function objectExists(path: string): Promise<boolean> {
+  const [folder, name] = path.split('/');
+  const { data, error } = await service.storage.from(MEDIA_BUCKET).list(folder, { search: name });
+  if (error) throw new Error(error.message);
+  return (data ?? []).some((object) => object.name === name);
+}
+
+async function mediaRows(filter: { id?: string; path?: string }): Promise<number> {
+  let query = service.from('media').select('id', { count: 'exact', head: true });
+  if (filter.id) query = query.eq('id', filter.id);
+  if (filter.path) query = query.eq('storage_path', filter.path);
+  const { count, error } = await query;
+  if (error) throw new Error(error.message);
+  return count ?? 0;
+}
+
+const draft = (over: Partial<PostDraft> = {}): PostDraft => {
+  const slug = `${run}-${slugs.length}`;
+  slugs.push(slug);
+  return {
+    title: `Post ${slug}`, slug, excerpt: '', content_source: 'Body', content_format: 'markdown', status: 'draft', category_id: '',
+    tags: [], featured_image_url: '', meta_title: '', meta_description: '', published_at: null, ...over,
+  };
+};
+const asEditor = { organizationId: seed.scalePro, authorId: seed.users.editor.id };
+
+beforeAll(async () => {
+  [admin, editor, viewer, otherAdmin] = await Promise.all([
+    signedInClient(seed.users.admin.email),
+    signedInClient(seed.users.editor.email),
+    signedInClient(seed.users.viewer.email),
+    signedInClient(seed.users.otherAdmin.email),
+  ]);
+  anon = anonClient();
+});
+
+afterAll(async () => {
+  await service.from('blog_posts').delete().in('slug', slugs);
+  await service.from('media').delete().in('storage_path', [...paths]);
+  if (paths.size > 0) await service.storage.from(MEDIA_BUCKET).remove([...paths]);
+  await service.from('user_activity_logs').delete().eq('resource_type', 'media').like('details->>file_name', `${run}%`);
+  await service.from('user_activity_logs').delete().eq('resource_type', 'blog_post').like('details->>slug', `${run}%`);
+  await service.from('site_rebuild_requests').delete().gte('requested_at', since).or(`reason.like.*${run}*`);
+});
+
+describe('uploading', () => {
+  it('an editor uploads: the file is stored under the organization, the row takes size and type from the object', async () => {
+    const bytes = await uniqueImage(1, 'webp');
+    // The name and the declared type say JPEG; the content is WebP, and that is what is stored.
+    const { media, reused } = await uploadMedia(editor, seed.scalePro, fileOf(bytes, `${run}-photo.jpg`, 'image/jpeg'));
+    paths.add(media.storage_path);
+    expect(reused).toBe(false);
+    expect(media.storage_path).toMatch(new RegExp(`^${seed.scalePro}/[0-9a-f-]{36}\\.webp$`));
+    expect(media).toMatchObject({ organization_id: seed.scalePro, file_name: `${run}-photo.jpg`, mime_type: 'image/webp', size_bytes: bytes.length, width: 49, height: 32, alt_text: '' });
+    expect(await objectExists(media.storage_path)).toBe(true);
+    const { data: row } = await service.from('media').select('created_by, sha256').eq('id', media.id).single();
+    expect(row?.created_by).toBe(seed.users.editor.id);
+    const { data: log } = await service.from('user_activity_logs').select('user_id, organization_id, action').eq('resource_id', media.id);
+    expect(log).toEqual([{ user_id: seed.users.editor.id, organization_id: seed.scalePro, action: 'media_uploaded' }]);
+  });
+
+  it('the same image again is reused: no second file, no second row', async () => {
+    const bytes = await uniqueImage(2);
+    const first = await uploadMedia(editor, seed.scalePro, fileOf(bytes, `${run}-a.png`));
+    paths.add(first.media.storage_path);
+    const again = await uploadMedia(admin, seed.scalePro, fileOf(bytes, `${run}-copy-of-a.png`));
+    expect(again).toMatchObject({ reused: true, media: { id: first.media.id, file_name: `${run}-a.png` } });
+    const { count } = await service.from('media').select('id', { count: 'exact', head: true }).eq('organization_id', seed.scalePro).like('file_name', `${run}-%a.png`);
+    expect(count).toBe(1);
+  });
+
+  it('refuses a file that is not an image before anything is stored', async () => {
+    await expect(uploadMedia(editor, seed.scalePro, new File(['not a picture'], `${run}.png`, { type: 'image/png' }))).rejects.toThrow(MediaError);
+    const { data } = await service.from('media').select('id').eq('file_name', `${run}.png`);
+    expect(data).toEqual([]);
+  });
+
+  it('refuses a row whose file was never uploaded', async () => {
+    const path = `${seed.scalePro}/${crypto.randomUUID()}.png`;
+    const { error } = await editor.from('media').insert({ organization_id: seed.scalePro, storage_path: path, file_name: `${run}-ghost.png` });
+    expect(error?.code).toBe('23503');
+    expect(await mediaRows({ path })).toBe(0);
+  });
+
+  it('a viewer cannot upload: the Storage API refuses, no file and no row are written', async () => {
+    const path = `${seed.scalePro}/${crypto.randomUUID()}.png`;
+    const { error } = await viewer.storage.from(MEDIA_BUCKET).upload(path, await uniqueImage(3), { contentType: 'image/png' });
+    expect(error).not.toBeNull();
+    expect(await objectExists(path)).toBe(false);
+    await expect(uploadMedia(viewer, seed.scalePro, fileOf(await uniqueImage(4), `${run}-viewer.png`))).rejects.toThrow(MediaError);
+    const { data } = await service.from('media').select('id').eq('file_name', `${run}-viewer.png`);
+    expect(data).toEqual([]);
+  });
+});
+
+describe('who sees and touches the files', () => {
+  let ours: MediaItem;
+  beforeAll(async () => {
+    ours = await upload(editor, 10);
+  });
+
+  it('members list and read them; viewers too', async () => {
+    expect((await listMedia(viewer, seed.scalePro, `${run}-10`)).map((m) => m.id)).toEqual([ours.id]);
+    const { data } = await viewer.storage.from(MEDIA_BUCKET).list(seed.scalePro);
+    expect(data?.map((object) => `${seed.scalePro}/${object.name}`)).toContain(ours.storage_path);
+  });
+
+  it('a viewer cannot describe, delete or remove them', async () => {
+    await expect(describeMedia(viewer, ours, 'Viewer was here')).rejects.toThrow(MediaError);
+    await expect(deleteMedia(viewer, ours)).rejects.toThrow(MediaError);
+    await viewer.storage.from(MEDIA_BUCKET).remove([ours.storage_path]);
+    expect(await objectExists(ours.storage_path)).toBe(true);
+    const { data } = await service.from('media').select('alt_text').eq('id', ours.id).single();
+    expect(data?.alt_text).toBe('');
+  });
+
+  it('another organization cannot list them, read the rows, or see their usage', async () => {
+    const { data: objects } = await otherAdmin.storage.from(MEDIA_BUCKET).list(seed.scalePro);
+    expect(objects ?? []).toEqual([]);
+    const { data: rows } = await otherAdmin.from('media').select('id').eq('id', ours.id);
+    expect(rows).toEqual([]);
+    expect(await mediaUsage(otherAdmin, seed.scalePro)).toEqual([]);
+  });
+
+  it('another organization cannot add a row for our file, delete our row or remove our file', async () => {
+    for (const organization_id of [seed.scalePro, seed.evergreen]) {
+      const { error } = await otherAdmin.from('media').insert({ organization_id, storage_path: ours.storage_path, file_name: `${run}-stolen.png` });
+      expect(error).not.toBeNull();
+    }
+    const { data: deleted } = await otherAdmin.from('media').delete().eq('id', ours.id).select('id');
+    expect(deleted ?? []).toEqual([]);
+    await otherAdmin.storage.from(MEDIA_BUCKET).remove([ours.storage_path]);
+    const { error: overwrite } = await otherAdmin.storage.from(MEDIA_BUCKET).upload(ours.storage_path, await uniqueImage(11), { contentType: 'image/png', upsert: true });
+    expect(overwrite).not.toBeNull();
+    expect(await mediaRows({ id: ours.id })).toBe(1);
+    expect(await objectExists(ours.storage_path)).toBe(true);
+    const { data } = await service.from('media').select('id').eq('file_name', `${run}-stolen.png`);
+    expect(data).toEqual([]);
+  });
+
+  it('another organization cannot upload into our folder', async () => {
+    const path = `${seed.scalePro}/${crypto.randomUUID()}.png`;
+    const { error } = await otherAdmin.storage.from(MEDIA_BUCKET).upload(path, await uniqueImage(12), { contentType: 'image/png' });
+    expect(error).not.toBeNull();
+    expect(await objectExists(path)).toBe(false);
+  });
+
+  it("another organization cannot make our file their post's featured image", async () => {
+    const slug = `${run}-theirs`;
+    slugs.push(slug);
+    const { error } = await otherAdmin.from('blog_posts').insert({ organization_id: seed.evergreen, title: 'Theirs', slug, content: '<p>x</p>', featured_media_id: ours.id });
+    expect(error?.code).toBe('23503');
+    const { data } = await service.from('blog_posts').select('id').eq('slug', slug);
+    expect(data).toEqual([]);
+  });
+
+  it('anonymous callers list nothing and read no rows of unpublished images', async () => {
+    const { data: objects } = await anon.storage.from(MEDIA_BUCKET).list(seed.scalePro);
+    expect(objects ?? []).toEqual([]);
+    const { data: rows } = await anon.from('media').select('id').eq('id', ours.id);
+    expect(rows).toEqual([]);
+    const { error } = await anon.from('media').insert({ organization_id: seed.scalePro, storage_path: ours.storage_path, file_name: 'anon.png' });
+    expect(error).not.toBeNull();
+  });
+});
+
+describe('featured images, usage and deletion', () => {
+  it('a post saves a library image; media_usage lists the post; deleting the file clears it and logs it', async () => {
+    const media = await upload(editor, 20);
+    const post = await savePost(editor, asEditor, draft({ featured_media_id: media.id, featured_image_url: 'https://cdn.example.com/old.jpg' }));
+    expect(post).toMatchObject({ featured_media_id: media.id, featured_image_url: null, featured_media: { id: media.id, storage_path: media.storage_path } });
+    expect(await mediaUsage(editor, seed.scalePro, media.id)).toEqual([
+      { media_id: media.id, post_id: post.id, post_title: post.title, post_status: 'draft', in_content: false },
+    ]);
+
+    await deleteMedia(editor, media);
+    expect(await mediaRows({ id: media.id })).toBe(0);
+    expect(await objectExists(media.storage_path)).toBe(false);
+    const { data: after } = await service.from('blog_posts').select('featured_media_id').eq('id', post.id).single();
+    expect(after?.featured_media_id).toBeNull();
+    const { data: log } = await service.from('user_activity_logs').select('user_id, action, details').eq('resource_id', media.id).eq('action', 'media_deleted');
+    expect(log).toEqual([{ user_id: seed.users.editor.id, action: 'media_deleted', details: { file_name: media.file_name } }]);
+  });
+
+  it("new alt text on a published post's featured image requests a rebuild", async () => {
+    const media = await upload(editor, 30);
+    await savePost(editor, asEditor, draft({ status: 'published', published_at: new Date().toISOString(), featured_media_id: media.id }));
+    const described = await describeMedia(editor, media, '  A chart of the results  ');
+    expect(described.alt_text).toBe('A chart of the results');
+    const { data } = await service.from('site_rebuild_requests').select('reason').eq('organization_id', seed.scalePro).eq('reason', `Image described: ${media.file_name}`);
+    expect(data).toHaveLength(1);
+  });
+});
