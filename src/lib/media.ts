@@ -117,7 +117,10 @@ export async function uploadMedia(
   onStage('uploading');
   const path = `${organizationId}/${crypto.randomUUID()}.${info.extension}`;
   const bucket = client.storage.from(MEDIA_BUCKET);
-  const stored = await bucket.upload(path, file, { contentType: info.mimeType, cacheControl: '31536000', upsert: false });
+  // A Blob of the detected type: supabase-js sends a Blob as a multipart part whose own type (the browser's
+  // guess from the name) would otherwise win over contentType.
+  const body = new Blob([bytes as Uint8Array<ArrayBuffer>], { type: info.mimeType });
+  const stored = await bucket.upload(path, body, { contentType: info.mimeType, cacheControl: '31536000', upsert: false });
   if (stored.error) throw new MediaError(`${file.name} could not be uploaded: ${stored.error.message}`);
 
   onStage('saving');

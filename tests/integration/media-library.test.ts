@@ -158,12 +158,13 @@ describe('who sees and touches the files', () => {
     expect(data?.alt_text).toBe('');
   });
 
-  it('another organization cannot list them, read the rows, or see their usage', async () => {
+  it('another organization cannot list them or read the rows, and sees only public usage', async () => {
     const { data: objects } = await otherAdmin.storage.from(MEDIA_BUCKET).list(seed.scalePro);
     expect(objects ?? []).toEqual([]);
     const { data: rows } = await otherAdmin.from('media').select('id').eq('id', ours.id);
     expect(rows).toEqual([]);
-    expect(await mediaUsage(otherAdmin, seed.scalePro)).toEqual([]);
+    // Only what anyone can see: published posts' featured images (the public site shows them).
+    expect((await mediaUsage(otherAdmin, seed.scalePro)).every((use) => use.post_status === 'published')).toBe(true);
   });
 
   it('another organization cannot add a row for our file, delete our row or remove our file', async () => {
@@ -216,6 +217,7 @@ describe('featured images, usage and deletion', () => {
     expect(await mediaUsage(editor, seed.scalePro, media.id)).toEqual([
       { media_id: media.id, post_id: post.id, post_title: post.title, post_status: 'draft', in_content: false },
     ]);
+    expect(await mediaUsage(otherAdmin, seed.scalePro, media.id)).toEqual([]);
 
     await deleteMedia(editor, media);
     expect(await mediaRows({ id: media.id })).toBe(0);
