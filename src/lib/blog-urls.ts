@@ -55,9 +55,10 @@ export function searchQuery(search: string): string {
 }
 
 /**
- * The back-office path /auth may return to after sign-in (`?next=`): /admin or a blog management page; null
+ * The back-office path /auth may return to after sign-in (`?next=`): /admin, a blog management page or the
+ * Media Library; null
  * for anything else (another site, a query string), so the link cannot send anyone elsewhere.
  */
 export function backOfficeReturnPath(next: string | null): string | null {
-  return next && /^\/admin(?:\/blog(?:\/[\w\-/]*)?)?$/.test(next) ? next : null;
+  return next && /^\/admin(?:\/blog(?:\/[\w\-/]*)?|\/media)?$/.test(next) ? next : null;
 }

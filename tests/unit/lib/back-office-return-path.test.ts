@@ -7,6 +7,8 @@ describe('backOfficeReturnPath', () => {
     ['/admin/blog/new', '/admin/blog/new'],
     ['/admin/blog/edit/40000000-0000-4000-8000-000000000001', '/admin/blog/edit/40000000-0000-4000-8000-000000000001'],
     ['/admin', '/admin'],
+    ['/admin/media', '/admin/media'],
+    ['/admin/mediakit', null],
     ['/admin/users', null],
     ['/admin/blogger', null],
     ['https://evil.test/admin/blog', null],
