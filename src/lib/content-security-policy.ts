@@ -61,7 +61,8 @@ const unique = (values: Iterable<string>) => [...new Set(values)];
 /**
  * The policy as one header value. 'wasm-unsafe-eval' lets the blog search (Pagefind) compile its
  * WebAssembly; it does not allow eval or `new Function`. Styles keep 'unsafe-inline' for React's and
- * Astro's style attributes. Images may come from any https host (articles and the hero use stock photos).
+ * Astro's style attributes. Images may come from any https host (articles and the hero use stock photos)
+ * and from the backend's Storage (the Media Library), which is plain http only on a local backend.
  */
 export function contentSecurityPolicy(sources: PolicySources): string {
   const directives: [string, ...string[]][] = [
@@ -74,7 +75,7 @@ export function contentSecurityPolicy(sources: PolicySources): string {
       ...[...sources.scriptHashes].sort(),
     ],
     ['style-src', "'self'", "'unsafe-inline'"],
-    ['img-src', "'self'", 'data:', 'https:'],
+    ['img-src', "'self'", 'data:', 'https:', ...(new URL(sources.backendUrl).protocol === 'http:' ? [origin(sources.backendUrl)] : [])],
     ['connect-src', "'self'", origin(sources.backendUrl)],
     ['frame-src', ...unique([...sources.embedUrls.map(origin), ...EMBED_HOSTS.map((host) => `https://${host}`)])],
     ['object-src', "'none'"],
