@@ -76,5 +76,7 @@ describe('contentSecurityPolicy', () => {
     expect(bare.get('script-src')).toEqual(["'self'", "'wasm-unsafe-eval'"]);
     expect(bare.get('frame-src')).toEqual(EMBED_HOSTS.map((host) => `https://${host}`));
     expect(bare.get('connect-src')).toEqual(["'self'", 'http://127.0.0.1:54321']);
+    // A local backend serves the Media Library's files over plain http.
+    expect(bare.get('img-src')).toEqual(["'self'", 'data:', 'https:', 'http://127.0.0.1:54321']);
   });
 });
