@@ -48,6 +48,15 @@ export interface BlogAuthor {
   website: string | null;
 }
 
+/** A post's featured image: where it is, what it shows, and its size when known. */
+export interface FeaturedImage {
+  url: string;
+  /** Describes the picture for link previews (`og:image:alt`); empty when nobody wrote one. */
+  alt: string;
+  width?: number;
+  height?: number;
+}
+
 /** A published post as pages show it. */
 export interface BlogPost {
   id: string;
@@ -67,6 +76,11 @@ export interface BlogPost {
   /** Featured image URL, or the local placeholder. */
   image: string;
   hasFeaturedImage: boolean;
+  /**
+   * The featured image as the media library describes it; absent when the post has none. Filled from
+   * `featured_image_url` (alt empty) until posts are joined with their `media` row.
+   */
+  featuredImage?: FeaturedImage;
   readTime: number;
   /** ISO date shown on the post: published_at, else created_at. */
   date: string;
@@ -141,6 +155,7 @@ export function toBlogPost(row: PostRow, categories: ReadonlyMap<string, BlogCat
     tags: (row.tags ?? []).filter((tag) => tagSlug(tag) !== ''),
     image: row.featured_image_url || PLACEHOLDER_IMAGE,
     hasFeaturedImage: Boolean(row.featured_image_url),
+    ...(row.featured_image_url ? { featuredImage: { url: row.featured_image_url, alt: '' } } : {}),
     // Computed by the one rule (reading-time.ts) from the body the page shows, so every post, also one saved
     // before the rule was shared, reads the same figure here, in the editor's preview and in the admin preview.
     readTime: readingTimeMinutes(html),
