@@ -15,7 +15,7 @@
 import { getImage } from 'astro:assets';
 import sharp from 'sharp';
 import { IMAGE_FORMATS, IMAGE_WIDTHS, isRemoteImageUrl, type PictureSource, type ProcessedPicture } from './images';
-import type { PostCardData } from './post-display';
+import { PLACEHOLDER_IMAGE, type PostCardData } from './post-display';
 import { toPostCardData, type BlogPost } from './posts';
 
 /** A download slower than this, or larger, is treated as missing. */
@@ -34,9 +34,14 @@ async function remoteSize(url: string): Promise<{ width: number; height: number 
     if (!width || !height) throw new Error('no dimensions');
     return { width, height };
   } catch (error) {
-    console.warn(`[post-images] ${url} is shown as a placeholder: ${error instanceof Error ? error.message : String(error)}`);
-    return null;
+    return notProcessed(url, error instanceof Error ? error.message : String(error));
   }
+}
+
+/** Says in the build log why a picture shows as the placeholder (or initials). */
+function notProcessed(url: string, reason: string): null {
+  console.warn(`[post-images] ${url} is shown as a placeholder: ${reason}`);
+  return null;
 }
 
 const sizes = new Map<string, Promise<{ width: number; height: number } | null>>();
@@ -58,6 +63,8 @@ async function variants(url: string, widths: readonly number[]): Promise<Process
   let fallback = { src: '', srcSet: '' };
   for (const format of IMAGE_FORMATS) {
     const image = await getImage({ src: url, ...size, format, widths: variantWidths });
+    // A host that image.remotePatterns does not allow comes back unprocessed: never hotlink it.
+    if (isRemoteImageUrl(image.src)) return notProcessed(url, 'its host is not in image.remotePatterns');
     sources.push({ type: `image/${format}`, srcSet: image.srcSet.attribute });
     if (format === 'webp') fallback = { src: image.src, srcSet: image.srcSet.attribute };
   }
@@ -84,13 +91,17 @@ export async function socialImage(url: string | null | undefined): Promise<strin
   if (!url || !size) return null;
   const width = Math.min(1200, size.width);
   const image = await getImage({ src: url, width, height: Math.round((size.height * width) / size.width), format: 'jpg' });
-  return image.src;
+  return isRemoteImageUrl(image.src) ? null : image.src;
 }
 
 /** Widths of a card's picture: at most 400 CSS pixels wide from sm up, the full phone width (3x) below. */
 export const CARD_WIDTHS = [400, 800, 1200] as const;
 
-/** A post's card with its featured image processed (the placeholder when it has none or it fails). */
+/**
+ * A post's card with its featured image processed (the placeholder when it has none or it fails). `image` then
+ * names the processed file too: the card rides in the page as search metadata, and no page carries the source URL.
+ */
 export async function cardWithPicture(post: BlogPost): Promise<PostCardData> {
-  return { ...toPostCardData(post), picture: await processRemotePicture(post.featuredImage?.url, CARD_WIDTHS) };
+  const picture = await processRemotePicture(post.featuredImage?.url, CARD_WIDTHS);
+  return { ...toPostCardData(post), image: picture?.src ?? PLACEHOLDER_IMAGE, hasFeaturedImage: picture !== null, picture };
 }
