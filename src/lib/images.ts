@@ -14,7 +14,7 @@ export const IMAGE_FORMATS = ['avif', 'webp'] as const;
 /** How wide each picture shows at each breakpoint (the layouts' columns), for `sizes`. */
 export const IMAGE_SIZES = {
   /** Hero and about preview: half of the max-w-6xl container from md up, the full width below. */
-  halfColumn: '(min-width: 1152px) 544px, (min-width: 768px) 50vw, 100vw',
+  halfColumn: '(min-width: 1152px) 536px, (min-width: 768px) 50vw, 100vw',
   /** Post cards: two columns from md up. */
   card: '(min-width: 1024px) 400px, (min-width: 640px) 50vw, 100vw',
   /** The post page's featured image, in the article column. */
