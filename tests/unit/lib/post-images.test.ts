@@ -56,7 +56,7 @@ describe('processRemotePicture', () => {
 describe('cardWithPicture', () => {
   it('shows the placeholder, and names no remote URL, when the featured image cannot be processed', async () => {
     const post = {
-      slug: 'a', title: 'A', excerpt: '', html: '', categoryId: null, category: null, categoryName: 'Uncategorized',
+      id: 'p1', slug: 'a', title: 'A', excerpt: '', html: '', categoryId: null, category: null, categoryName: 'Uncategorized',
       author: { name: 'Ann Lee', title: null, bio: null, avatarUrl: null, website: null }, tags: [],
       image: `${base}/missing.jpg`, hasFeaturedImage: true, featuredImage: { url: `${base}/missing.jpg`, alt: '' },
       readTime: 1, date: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', metaTitle: 'A', metaDescription: '',
