@@ -306,7 +306,8 @@ export function createStorageHandler(options: { apiPool: pg.Pool; adminPool: pg.
   }
 
   // BUCKETS ------------------------------------------------------------------------------------------------
-  const BUCKET_COLUMNS = 'id, name, owner, public, file_size_limit, allowed_mime_types, created_at, updated_at';
+  // file_size_limit as a JSON number, as hosted answers (node-postgres would give a bigint as a string).
+  const BUCKET_COLUMNS = 'id, name, owner, public, file_size_limit::float8 as file_size_limit, allowed_mime_types, created_at, updated_at';
 
   async function buckets(req: Request, auth: RequestAuth, id: string | null, action: string | null): Promise<Response> {
     const method = req.method;
