@@ -95,11 +95,13 @@ export interface SeedBucket {
   objectsPath: string | null;
 }
 
-/** The storage settings: `[storage] enabled` and the buckets to seed on a new database. */
-export function loadStorageSettings(file: string = DEFAULT_CONFIG_FILE): { enabled: boolean; buckets: SeedBucket[] } {
+/** The storage settings: `[storage] enabled`, the global `file_size_limit` and the buckets to seed on a new database. */
+export function loadStorageSettings(file: string = DEFAULT_CONFIG_FILE): { enabled: boolean; fileSizeLimit: number | string; buckets: SeedBucket[] } {
   const document = parse(readFileSync(file, 'utf8'));
   const storage = table(document, 'storage', file);
   const enabled = setting(storage, 'enabled', 'boolean', true, file, 'storage');
+  // The CLI's default global limit; a bucket's own limit can only be smaller.
+  const fileSizeLimit = typeof storage.file_size_limit === 'number' ? storage.file_size_limit : setting(storage, 'file_size_limit', 'string', '50MiB', file, 'storage');
   const buckets = Object.entries(table(storage, 'buckets', file, 'storage.buckets')).map(([id, value]) => {
     const bucket = table({ [id]: value }, id, file, `storage.buckets.${id}`);
     const limit = bucket.file_size_limit;
@@ -117,5 +119,5 @@ export function loadStorageSettings(file: string = DEFAULT_CONFIG_FILE): { enabl
       objectsPath: objectsPath === null ? null : resolve(dirname(file), objectsPath),
     };
   });
-  return { enabled, buckets };
+  return { enabled, fileSizeLimit, buckets };
 }

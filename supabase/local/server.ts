@@ -94,7 +94,7 @@ export async function startLocalBackend(options: LocalBackendOptions): Promise<L
   });
   const rest = createRestHandler(apiPool);
   const storageRoot = join(options.dataDir, 'storage');
-  const storage = createStorageHandler({ apiPool, adminPool, root: storageRoot });
+  const storage = createStorageHandler({ apiPool, adminPool, root: storageRoot, fileSizeLimit: storageSettings.fileSizeLimit });
   if (postgres.created) {
     // Files left from an earlier database belong to rows that no longer exist.
     await rm(storageRoot, { recursive: true, force: true });

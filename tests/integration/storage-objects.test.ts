@@ -70,6 +70,16 @@ describe('storage objects', () => {
     expect((await files.download('acme/notes/missing.txt')).error?.message).toBeTruthy();
   });
 
+  it('takes a raw body with its content type and cache control', async () => {
+    const raw = await ada.storage.from('public-files').upload('acme/raw.txt', new TextEncoder().encode('raw body'), { contentType: 'text/plain; charset=utf-8', cacheControl: '60' });
+    expect(raw.error).toBeNull();
+    const response = await fetch(anon.storage.from('public-files').getPublicUrl('acme/raw.txt').data.publicUrl, { method: 'HEAD' });
+    expect([response.status, response.headers.get('content-type'), response.headers.get('cache-control')]).toEqual([200, 'text/plain; charset=utf-8', 'max-age=60']);
+    expect((await ada.storage.from('public-files').exists('acme/raw.txt')).data).toBe(true);
+    expect((await ada.storage.from('public-files').exists('acme/none.txt')).data).toBe(false);
+    expect((await service.storage.createBucket('.tmp')).error?.message).toBe('Bucket name invalid');
+  });
+
   it('serves a public bucket to a plain fetch without a key, with safe headers, and refuses a private one', async () => {
     expect((await ada.storage.from('public-files').upload('acme/page.html', new Blob(['<script>alert(1)</script>'], { type: 'text/html' }))).error).toBeNull();
     const { publicUrl } = anon.storage.from('public-files').getPublicUrl('acme/page.html').data;

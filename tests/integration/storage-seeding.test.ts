@@ -1,6 +1,7 @@
 /**
  * Bucket seeding and reset: `[storage.buckets.<name>]` with `objects_path` fills a bucket on a new database
- * (as `supabase seed buckets` does hosted), and `db:reset` clears stored files together with the rows.
+ * (as `supabase seed buckets` does hosted), the global `[storage] file_size_limit` caps every bucket, and
+ * `db:reset` clears stored files together with the rows.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,7 @@ beforeAll(() => {
   writeFileSync(join(configDir, 'seed-files', 'acme', 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(join(configDir, 'seed-files', 'readme.txt'), 'seeded');
   writeFileSync(join(configDir, 'config.toml'), [
-    '[storage]', 'enabled = true', '',
+    '[storage]', 'enabled = true', 'file_size_limit = "8KiB"', '',
     '[storage.buckets.seeded]', 'public = true', 'file_size_limit = "1MiB"', 'allowed_mime_types = ["image/*", "text/plain"]',
     'objects_path = "./seed-files"', '',
   ].join('\n'));
@@ -39,6 +40,9 @@ describe('storage bucket seeding', () => {
     const logo = await fetch(backend.anon().storage.from('seeded').getPublicUrl('acme/logo.svg').data.publicUrl);
     expect([logo.status, logo.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
     expect(logo.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+    // The global [storage] file_size_limit caps the bucket's larger one.
+    const big = await backend.service().storage.from('seeded').upload('acme/big.txt', new Blob([new Uint8Array(8 * 1024 + 1)], { type: 'text/plain' }));
+    expect(big.error?.message).toBe('The object exceeded the maximum allowed size');
   });
 
   it('db:reset removes uploaded files with their rows and seeds the bucket again', async () => {

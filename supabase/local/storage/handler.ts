@@ -31,7 +31,8 @@ export type ObjectMetadata = {
 };
 
 /** The storage handler of one instance; `auth` is null for routes hosted serves without a key. */
-export function createStorageHandler(options: { apiPool: pg.Pool; adminPool: pg.Pool; root: string }) {
+export function createStorageHandler(options: { apiPool: pg.Pool; adminPool: pg.Pool; root: string; fileSizeLimit: number | string }) {
+  const globalLimit = sizeLimit(options.fileSizeLimit)!;
   const files = new ObjectFiles(options.root);
   const { apiPool, adminPool } = options;
 
@@ -83,7 +84,8 @@ export function createStorageHandler(options: { apiPool: pg.Pool; adminPool: pg.
   }
 
   function checkLimits(bucket: Bucket, size: number, contentType: string): void {
-    if (bucket.file_size_limit !== null && size > Number(bucket.file_size_limit)) throw tooLarge();
+    const limit = Math.min(globalLimit, bucket.file_size_limit === null ? Infinity : Number(bucket.file_size_limit));
+    if (size > limit) throw tooLarge();
     const allowed = bucket.allowed_mime_types;
     if (allowed && allowed.length > 0) {
       const mime = contentType.split(';')[0]!.trim().toLowerCase();
@@ -317,7 +319,8 @@ export function createStorageHandler(options: { apiPool: pg.Pool; adminPool: pg.
     if (id === null && method === 'POST') {
       const body = (await readJson(req)) as { id?: string; name?: string; public?: boolean; file_size_limit?: number | string | null; allowed_mime_types?: string[] | null };
       const bucketId = body.id ?? body.name;
-      if (typeof bucketId !== 'string' || unsafeKey(bucketId) || bucketId.includes('/')) throw invalidRequest('Bucket name invalid');
+      // A leading dot would reach the store's own `.tmp` folder.
+      if (typeof bucketId !== 'string' || unsafeKey(bucketId) || bucketId.includes('/') || bucketId.startsWith('.')) throw invalidRequest('Bucket name invalid');
       await asCaller(auth, async (db) => {
         const { rows } = await db.query(
           `insert into storage.buckets (id, name, owner, public, file_size_limit, allowed_mime_types)
