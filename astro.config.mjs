@@ -7,7 +7,9 @@ import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import { blogRedirects } from './src/integrations/blog-redirects.ts';
 import { securityHeaders } from './src/integrations/security-headers.ts';
+import { storageRemotePattern } from './src/lib/images.ts';
 import { inSitemap, withoutTrailingSlash } from './src/lib/sitemap.ts';
+import { LOCAL_SUPABASE_PUBLIC } from './src/lib/supabase-config.ts';
 
 const movedPosts = blogRedirects();
 
@@ -41,7 +43,13 @@ function staticOnly() {
 export default defineConfig({
   site: process.env.SITE_URL ?? process.env.URL ?? 'http://localhost:8888',
   output: 'static',
-  adapter: netlify(),
+  // imageCDN off: pictures are processed at build (sharp) into dist/_astro, not resized per request by Netlify.
+  adapter: netlify({ imageCDN: false }),
+  image: {
+    // The build downloads and processes post images and avatars, so no page hotlinks them: the project's Storage,
+    // and any https host for image URLs saved before uploads went to Storage (one that fails shows the placeholder).
+    remotePatterns: [storageRemotePattern(process.env.PUBLIC_SUPABASE_URL || LOCAL_SUPABASE_PUBLIC.url), { protocol: 'https' }],
+  },
   integrations: [
     react(),
     staticOnly(),

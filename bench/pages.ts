@@ -131,6 +131,64 @@ async function pageBytes(browser: import('@playwright/test').Browser, url: strin
   }
 }
 
+/** The two screens the home page's image bytes are measured at (issue 19): a desktop and a phone at its pixel ratio. */
+const SCREENS = [
+  { name: 'desktop 1440x900', viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 },
+  { name: 'phone 390x844', viewport: { width: 390, height: 844 }, deviceScaleFactor: 3 },
+] as const;
+
+/**
+ * Image bytes of one visit to `url` at each screen, scrolled to the bottom so lazy images load too: the sum of
+ * the bodies of responses with an `image/*` type (images are already compressed: raw bytes, no gzip), and
+ * the image requests that went to another host (a hotlink; offline here, so it fails and loads nothing).
+ */
+async function imageBytes(browser: import('@playwright/test').Browser, url: string): Promise<Array<{ screen: string; bytes: number; foreign: number }>> {
+  const measured = [];
+  for (const screen of SCREENS) {
+    const context = await browser.newContext({ viewport: screen.viewport, deviceScaleFactor: screen.deviceScaleFactor });
+    let bytes = 0;
+    let foreign = 0;
+    const counted: Promise<void>[] = [];
+    try {
+      const page = await context.newPage();
+      page.on('request', (request) => {
+        if (request.resourceType() === 'image' && new URL(request.url()).host !== new URL(url).host) foreign++;
+      });
+      page.on('response', (response) => {
+        if (!(response.headers()['content-type'] ?? '').startsWith('image/')) return;
+        counted.push(response.body().then((body) => void (bytes += body.length), () => undefined));
+      });
+      await page.goto(url, { waitUntil: 'load' });
+      await page.evaluate(async () => {
+        for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight / 2) {
+          window.scrollTo(0, y);
+          await new Promise((done) => setTimeout(done, 100));
+        }
+      });
+      await page.waitForLoadState('networkidle');
+      await Promise.all(counted);
+      measured.push({ screen: screen.name, bytes, foreign });
+    } finally {
+      await context.close();
+    }
+  }
+  return measured;
+}
+
+/** The home page's own figures (issue 19): its LCP and performance score, and its image bytes per screen. */
+function homeFigures(results: RouteResult[], images: Awaited<ReturnType<typeof imageBytes>>): Figure[] {
+  const home = results.find((r) => r.route === '/');
+  if (!home) return [];
+  return [
+    figure('Home page: Lighthouse performance', 'points', home.runs.performance),
+    figure('Home page: LCP', 'ms', home.runs.lcp),
+    ...images.flatMap(({ screen, bytes, foreign }) => [
+      figure(`Home page: image bytes, ${screen}`, 'KB', [bytes / KB]),
+      figure(`Home page: image requests to other hosts, ${screen}`, 'requests', [foreign], 0),
+    ]),
+  ];
+}
+
 const kb = (n: number) => Math.round((n / KB) * 10) / 10;
 
 function table(results: RouteResult[]): string {
@@ -187,16 +245,18 @@ export async function measurePages(): Promise<AreaReport> {
     const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: ['--headless=new', ...QUIET_FLAGS] });
     const browser = await launchChromium();
     const results: RouteResult[] = [];
+    let images: Awaited<ReturnType<typeof imageBytes>> = [];
     try {
       for (const { route, file } of pages) {
         const url = baseUrl + route;
         console.error(`pages: ${route}`);
         results.push({ route, ...pageFacts(file), ...(await lighthouseRuns(url, chrome.port)), ...(await pageBytes(browser, url)) });
+        if (route === '/') images = await imageBytes(browser, url);
       }
     } finally {
       await browser.close();
       chrome.kill();
     }
-    return { figures: summary(results), markdown: table(results), detail: results };
+    return { figures: [...summary(results), ...homeFigures(results, images)], markdown: table(results), detail: results };
   });
 }

@@ -18,6 +18,8 @@ export const UNCATEGORIZED = 'Uncategorized';
 /** At most this many tags on a card (spec section 9). */
 export const CARD_TAG_LIMIT = 3;
 
+import type { ProcessedPicture } from './images';
+
 /** The fields of a post a card needs. */
 export interface PostCardData {
   slug: string;
@@ -25,6 +27,13 @@ export interface PostCardData {
   excerpt: string;
   image: string;
   hasFeaturedImage: boolean;
+  /**
+   * The featured image processed at build (post-images.ts), which the card shows; absent or null shows the
+   * placeholder (the card never loads `image` itself, so no page hotlinks it).
+   */
+  picture?: ProcessedPicture | null;
+  /** The featured image's alt text (Media Library); empty: decorative, the card's title says it. */
+  imageAlt?: string;
   categoryName: string;
   /** Null for uncategorized posts (no category page to link). */
   categorySlug: string | null;

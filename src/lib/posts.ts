@@ -82,6 +82,7 @@ export interface BlogPost {
 /** A post's featured image: where it is, its alt text, and its size in pixels when the library knows it. */
 export interface FeaturedImage {
   url: string;
+  /** The Media Library's alt text; empty when nobody wrote one. */
   alt: string;
   width: number | null;
   height: number | null;
@@ -163,11 +164,11 @@ export function toBlogPost(row: PostRow, categories: ReadonlyMap<string, BlogCat
   };
 }
 
-/** The library's image (alt text as described there), else a legacy address (described by the post's title). */
-export function toFeaturedImage(row: Pick<PostRow, 'featured_media' | 'featured_image_url' | 'title'>): FeaturedImage | null {
+/** The library's image with its alt text, else a legacy address (no alt text: nobody wrote one). */
+export function toFeaturedImage(row: Pick<PostRow, 'featured_media' | 'featured_image_url'>): FeaturedImage | null {
   const media = row.featured_media;
-  if (media) return { url: media.url, alt: media.alt_text.trim() || row.title, width: media.width, height: media.height };
-  return row.featured_image_url ? { url: row.featured_image_url, alt: row.title, width: null, height: null } : null;
+  if (media) return { url: media.url, alt: media.alt_text.trim(), width: media.width, height: media.height };
+  return row.featured_image_url ? { url: row.featured_image_url, alt: '', width: null, height: null } : null;
 }
 
 /** The rows of one organization's blog as display shapes: posts newest first, redirects to live posts only. */
@@ -201,6 +202,7 @@ export function toPostCardData(post: BlogPost): PostCardData {
     excerpt: post.excerpt,
     image: post.image,
     hasFeaturedImage: post.hasFeaturedImage,
+    imageAlt: post.featuredImage?.alt ?? '',
     categoryName: post.categoryName,
     categorySlug: post.category?.slug ?? null,
     date: post.date,

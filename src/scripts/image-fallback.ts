@@ -7,6 +7,8 @@ function failed(img: HTMLImageElement) {
   if (fallback && img.dataset.fallbackTried !== 'true') {
     img.dataset.fallbackTried = 'true';
     img.removeAttribute('srcset');
+    // In a <picture> the browser would keep choosing a <source>: only the fallback is left.
+    img.closest('picture')?.querySelectorAll('source').forEach((source) => source.remove());
     img.src = fallback;
     return;
   }

@@ -4,7 +4,7 @@
  *   start    start Postgres + API in the background (pid and log in the data dir), wait until healthy
  *   ensure   start only when not already running (for `npm run dev`, `serve` and test suites)
  *   stop     stop the instance
- *   reset    stop, delete the database, start again (bootstrap + migrations + seed)
+ *   reset    stop, delete the database and stored files, start again (bootstrap + migrations + seed)
  *   status   print `supabase status -o env` lines; exit 1 when not running
  *   mail     list the mail outbox (`--to EMAIL` to filter)
  *   serve    run in the foreground (what `start` runs in the background)
@@ -45,6 +45,7 @@ const files = (dataDir: string) => ({
   pid: join(dataDir, 'local-backend.pid'),
   log: join(dataDir, 'local-backend.log'),
   cluster: join(dataDir, 'postgres'),
+  storage: join(dataDir, 'storage'),
 });
 
 function parseOptions(argv: string[]) {
@@ -265,6 +266,8 @@ async function main(): Promise<number> {
     case 'reset':
       await stop(instance, { quiet: true });
       await rm(files(instance.dataDir).cluster, { recursive: true, force: true });
+      // Stored files belong to the rows just deleted; bucket seeding refills them on the new database.
+      await rm(files(instance.dataDir).storage, { recursive: true, force: true });
       await start(instance);
       return 0;
     case 'status':

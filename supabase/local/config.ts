@@ -15,7 +15,7 @@
  * they did before the file was read.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parse } from 'smol-toml';
 import { REPO_ROOT } from './postgres.ts';
 
@@ -82,4 +82,42 @@ function stringArray(section: Record<string, unknown>, key: string, fallback: st
   if (value === undefined) return fallback;
   if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new Error(`${file}: auth.${key} must be an array of strings`);
   return value;
+}
+
+/** One `[storage.buckets.<name>]` table: the bucket the Supabase CLI creates and fills on `supabase seed buckets`. */
+export interface SeedBucket {
+  id: string;
+  public: boolean;
+  /** Bytes, or a string like "50MiB" as the CLI accepts. */
+  fileSizeLimit: number | string | null;
+  allowedMimeTypes: string[] | null;
+  /** Folder whose files are uploaded (relative to the config file's folder), or null. */
+  objectsPath: string | null;
+}
+
+/** The storage settings: `[storage] enabled`, the global `file_size_limit` and the buckets to seed on a new database. */
+export function loadStorageSettings(file: string = DEFAULT_CONFIG_FILE): { enabled: boolean; fileSizeLimit: number | string; buckets: SeedBucket[] } {
+  const document = parse(readFileSync(file, 'utf8'));
+  const storage = table(document, 'storage', file);
+  const enabled = setting(storage, 'enabled', 'boolean', true, file, 'storage');
+  // The CLI's default global limit; a bucket's own limit can only be smaller.
+  const fileSizeLimit = typeof storage.file_size_limit === 'number' ? storage.file_size_limit : setting(storage, 'file_size_limit', 'string', '50MiB', file, 'storage');
+  const buckets = Object.entries(table(storage, 'buckets', file, 'storage.buckets')).map(([id, value]) => {
+    const bucket = table({ [id]: value }, id, file, `storage.buckets.${id}`);
+    const limit = bucket.file_size_limit;
+    if (limit !== undefined && typeof limit !== 'number' && typeof limit !== 'string') throw new Error(`${file}: storage.buckets.${id}.file_size_limit must be a number or a string`);
+    const mimes = bucket.allowed_mime_types;
+    if (mimes !== undefined && (!Array.isArray(mimes) || !mimes.every((m) => typeof m === 'string'))) {
+      throw new Error(`${file}: storage.buckets.${id}.allowed_mime_types must be an array of strings`);
+    }
+    const objectsPath = setting<string | null>(bucket, 'objects_path', 'string', null, file, `storage.buckets.${id}`);
+    return {
+      id,
+      public: setting(bucket, 'public', 'boolean', false, file, `storage.buckets.${id}`),
+      fileSizeLimit: (limit as number | string | undefined) ?? null,
+      allowedMimeTypes: (mimes as string[] | undefined) ?? null,
+      objectsPath: objectsPath === null ? null : resolve(dirname(file), objectsPath),
+    };
+  });
+  return { enabled, fileSizeLimit, buckets };
 }

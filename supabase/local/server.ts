@@ -1,28 +1,31 @@
 /**
  * The local Supabase-compatible API: one `node:http` server on 127.0.0.1 that plays the part of Supabase's
- * gateway (API key check, CORS, body limit) in front of Auth (`/auth/v1`), the REST handler (`/rest/v1`)
- * and a local-only mail outbox (`/__local/outbox`: GET lists it, POST stores a mail the app's functions
+ * gateway (API key check, CORS, body limit) in front of Auth (`/auth/v1`), the REST handler (`/rest/v1`),
+ * Storage (`/storage/v1`, files under `<dataDir>/storage`) and a local-only mail outbox (`/__local/outbox`: GET lists it, POST stores a mail the app's functions
  * would send; both with the service_role key only), with Postgres started underneath.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import { LOCAL_SUPABASE } from '../../src/lib/server/service-config.ts';
 import { createAuthHandler } from './auth/handler.ts';
-import { loadAuthSettings } from './config.ts';
+import { loadAuthSettings, loadStorageSettings } from './config.ts';
 import { verifyJwt } from './jwt.ts';
 import { listMail, parseAppMail, storeMail } from './outbox.ts';
 import { databaseUrl, startPostgres } from './postgres.ts';
 import type { RequestAuth } from './request-auth.ts';
 import { createRestHandler } from './rest/index.ts';
+import { createStorageHandler } from './storage/handler.ts';
+import { seedBuckets } from './storage/seed.ts';
 
 /** Largest request body accepted, like a gateway's limit; larger requests get 413. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 /** How to run one instance of the local backend. */
 export interface LocalBackendOptions {
-  /** Instance folder: the cluster lives in `<dataDir>/postgres`. */
+  /** Instance folder: the cluster lives in `<dataDir>/postgres`, stored files in `<dataDir>/storage`. */
   dataDir: string;
   apiPort: number;
   dbPort: number;
@@ -46,23 +49,31 @@ export interface LocalBackend {
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers':
-    'Content-Range, Content-Location, Location, Range-Unit, Preference-Applied, X-Total-Count, X-Supabase-Api-Version, Link',
+    'Content-Range, Content-Location, Location, Range-Unit, Preference-Applied, X-Total-Count, X-Supabase-Api-Version, Link, Content-Disposition, ETag, Content-Length',
 };
 const CORS_PREFLIGHT = {
   'access-control-allow-methods': 'GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS',
   'access-control-allow-headers':
-    'authorization, x-client-info, apikey, content-type, content-profile, accept-profile, prefer, range, range-unit, x-upsert, x-supabase-api-version, accept, accept-encoding, content-encoding',
+    'authorization, x-client-info, apikey, content-type, content-profile, accept-profile, prefer, range, range-unit, x-upsert, x-supabase-api-version, accept, accept-encoding, content-encoding, cache-control, x-metadata',
   'access-control-max-age': '3600',
 };
 
 /** Auth routes the gateway serves without an API key: links opened from a mail. */
 const OPEN_AUTH_ROUTES = new Set(['GET /auth/v1/verify', 'GET /auth/v1/callback', 'GET /auth/v1/authorize']);
+/** Storage routes hosted serves without an API key: public bucket URLs and signed URLs (the token decides). */
+const OPEN_STORAGE_PREFIXES = ['/storage/v1/object/public/', '/storage/v1/object/sign/'];
+
+function isOpenRoute(method: string, path: string): boolean {
+  if (OPEN_AUTH_ROUTES.has(`${method} ${path}`)) return true;
+  return (method === 'GET' || method === 'HEAD') && OPEN_STORAGE_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
 
 /** Starts Postgres and the API server; `stop()` shuts both down. */
 export async function startLocalBackend(options: LocalBackendOptions): Promise<LocalBackend> {
   const log = options.onLog ?? (() => {});
   // Read before Postgres starts: a broken config.toml stops the start with its own message.
   const settings = loadAuthSettings(options.configFile);
+  const storageSettings = loadStorageSettings(options.configFile);
   const postgres = await startPostgres({
     dataDir: join(options.dataDir, 'postgres'),
     port: options.dbPort,
@@ -82,10 +93,20 @@ export async function startLocalBackend(options: LocalBackendOptions): Promise<L
     siteUrl: options.siteUrl ?? settings.siteUrl,
   });
   const rest = createRestHandler(apiPool);
+  const storageRoot = join(options.dataDir, 'storage');
+  const storage = createStorageHandler({ apiPool, adminPool, root: storageRoot, fileSizeLimit: storageSettings.fileSizeLimit });
+  if (postgres.created) {
+    // Files left from an earlier database belong to rows that no longer exist.
+    await rm(storageRoot, { recursive: true, force: true });
+  }
+  if (postgres.created && storageSettings.enabled && storageSettings.buckets.length > 0) {
+    const stored = await seedBuckets(adminPool, storageRoot, storageSettings.buckets);
+    log(`Seeded ${storageSettings.buckets.length} storage bucket(s) with ${stored} object(s)`);
+  }
 
   async function route(req: Request, path: string, client: { userAgent: string | null; ip: string | null }): Promise<Response> {
     if (req.method === 'OPTIONS') return new Response(null, { status: 200, headers: CORS_PREFLIGHT });
-    const open = OPEN_AUTH_ROUTES.has(`${req.method} ${path}`);
+    const open = isOpenRoute(req.method, path);
     const keyProblem = open ? undefined : await checkApiKey(req);
     if (keyProblem) return keyProblem;
 
@@ -102,6 +123,11 @@ export async function startLocalBackend(options: LocalBackendOptions): Promise<L
         body: req.method === 'GET' || req.method === 'HEAD' ? undefined : await req.arrayBuffer(),
       });
       return rest.handle(inner, decided);
+    }
+    if (storageSettings.enabled && path.startsWith('/storage/v1/')) {
+      const decided = open ? null : await restAuth(req);
+      if (decided instanceof Response) return decided;
+      return storage.handle(req, path.slice('/storage/v1'.length), decided);
     }
     if (path === '/__local/outbox' && (req.method === 'GET' || req.method === 'POST')) {
       const decided = await restAuth(req);

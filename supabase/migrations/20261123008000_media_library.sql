@@ -74,8 +74,6 @@ grant update (file_name, alt_text) on table public.media to authenticated;
 grant delete on table public.media to authenticated;
 grant all on table public.media to service_role;
 
-create policy "Members read their organization's media" on public.media
-  for select to authenticated using (private.is_org_member(organization_id));
 create policy "Editors add media" on public.media
   for insert to authenticated with check (private.is_org_editor(organization_id));
 create policy "Editors describe media" on public.media
@@ -116,18 +114,27 @@ create trigger media_set_updated_at before update on public.media for each row e
 alter table public.blog_posts add column featured_media_id uuid;
 alter table public.blog_posts add constraint blog_posts_featured_media_fkey
   foreign key (featured_media_id, organization_id) references public.media (id, organization_id) on delete set null (featured_media_id);
-create index blog_posts_featured_media_id_idx on public.blog_posts (featured_media_id);
+create index blog_posts_featured_media_idx on public.blog_posts (featured_media_id, organization_id);
 comment on column public.blog_posts.featured_media_id is
   'The featured image from the organization''s Media Library; featured_image_url is only for images saved before it.';
 grant insert (featured_media_id), update (featured_media_id) on table public.blog_posts to authenticated;
 
--- Visitors (and the build, which reads as a visitor) see the files of published posts' featured images.
-create policy "Anyone can read featured images of published posts" on public.media
-  for select to anon, authenticated
-  using (exists (
+/** True when a published post shows the file as its featured image: visitors (and the build) may read it. */
+create function private.is_published_featured_media(p_media_id uuid) returns boolean
+language sql stable security definer set search_path = ''
+as $$
+  select exists (
     select 1 from public.blog_posts p
-    where p.featured_media_id = media.id and p.status = 'published' and p.published_at <= now()
-  ));
+    where p.featured_media_id = p_media_id and p.status = 'published' and p.published_at <= now()
+  )
+$$;
+revoke execute on function private.is_published_featured_media(uuid) from public;
+grant execute on function private.is_published_featured_media(uuid) to anon, authenticated;
+
+create policy "Anyone can read featured images of published posts" on public.media
+  for select to anon using (private.is_published_featured_media(id));
+create policy "Members read their organization's media, others published featured images" on public.media
+  for select to authenticated using (private.is_org_member(organization_id) or private.is_published_featured_media(id));
 
 /**
  * Which posts use each file of an organization: as featured image, and, for one file (p_media_id), also in

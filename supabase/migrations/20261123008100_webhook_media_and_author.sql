@@ -9,6 +9,7 @@
 -- 2. set_webhook_author: an organization's admin picks the author of the tool's posts (an editor or admin of
 --    the organization, or nobody), audited. Deliveries already used webhook_integrations.author_id; nothing
 --    in the API could set it.
+-- 3. A change of an author card (name, title, bio, website, photo) requests a rebuild where it is shown.
 
 -- 1. THE FEATURED IMAGE FROM THE MEDIA LIBRARY
 
@@ -232,3 +233,30 @@ language sql volatile security invoker set search_path = ''
 as $$ select private.set_webhook_author(p_organization_id, p_author_id) $$;
 revoke execute on function public.set_webhook_author(uuid, uuid) from public, anon;
 grant execute on function public.set_webhook_author(uuid, uuid) to authenticated;
+
+-- 3. AN AUTHOR CARD CHANGED IS A CHANGE VISITORS SEE
+
+/**
+ * A change of what the public author card shows (name, title, bio, website, photo) requests a rebuild of
+ * every organization where the person authors a published post. Sign-ins (last_login) and the rest do not.
+ */
+create function private.request_rebuild_for_authors() returns trigger
+language plpgsql volatile security definer set search_path = ''
+as $$
+declare
+  v_changes jsonb;
+begin
+  select jsonb_agg(distinct jsonb_build_object('organization_id', p.organization_id, 'reason', 'Author card changed: ' || coalesce(n.full_name, 'an author')))
+  into v_changes
+  from old_rows o
+  join new_rows n on n.id = o.id
+  join public.blog_posts p on p.author_id = n.id and p.status = 'published'
+  where (o.full_name, o.bio, o.avatar_url, o.author_title, o.author_website)
+    is distinct from (n.full_name, n.bio, n.avatar_url, n.author_title, n.author_website);
+  if v_changes is not null then perform private.record_rebuild_requests(v_changes); end if;
+  return null;
+end;
+$$;
+revoke execute on function private.request_rebuild_for_authors() from public, anon, authenticated;
+create trigger profiles_request_rebuild after update on public.profiles
+  referencing old table as old_rows new table as new_rows for each statement execute function private.request_rebuild_for_authors();

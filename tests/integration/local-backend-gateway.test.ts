@@ -154,7 +154,7 @@ describe('gateway', () => {
   });
 
   it('answers unknown routes with 404', async () => {
-    const response = await get('/storage/v1/bucket', { apikey: LOCAL_SUPABASE.anonKey });
+    const response = await get('/functions/v1/hello', { apikey: LOCAL_SUPABASE.anonKey });
     expect(response.status).toBe(404);
   });
 });

@@ -117,15 +117,23 @@ describe('head and header', () => {
     for (const file of htmlFiles()) expect(readFileSync(join(DIST, file), 'utf8'), file).toMatch(/<head>[\s\S]*localStorage\.getItem\('theme'\)[\s\S]*<\/head>/);
   });
 
-  it('gives every image its size (no layout shift) and stock images their width variants', () => {
-    const imgs = pageHtml('/').match(/<img\b[^>]*>/g) ?? [];
-    expect(imgs.length).toBeGreaterThan(0);
-    for (const img of imgs) {
+  it("gives every image of / its size (no layout shift), in a <picture> of the site's own AVIF and WebP variants", () => {
+    const html = pageHtml('/');
+    const pictures = html.match(/<picture>[\s\S]*?<\/picture>/g) ?? [];
+    expect(pictures.length).toBeGreaterThan(0);
+    expect((html.match(/<img\b[^>]*>/g) ?? []).length).toBe(pictures.length);
+    for (const picture of pictures) {
+      const types = [...picture.matchAll(/<source [^>]*type="([^"]+)"/g)].map((m) => m[1]);
+      expect(types).toEqual(['image/avif', 'image/webp']);
+      for (const [, srcset] of picture.matchAll(/srcset="([^"]+)"/g)) {
+        expect(srcset).toMatch(/^\/_astro\/\S+ 400w, \/_astro\/\S+ 800w, \/_astro\/\S+ 1200w, \/_astro\/\S+ 1600w$/);
+      }
+      const img = picture.match(/<img\b[^>]*>/)![0];
+      expect(img).toMatch(/ src="\/_astro\//);
       expect(img).toMatch(/width="\d+"/);
       expect(img).toMatch(/height="\d+"/);
-      expect(img).toMatch(/srcset="[^"]*w=400[^"]*400w[^"]*w=800[^"]*w=1200[^"]*w=1600[^"]*1600w"/);
-      expect(img).toMatch(/data-fallback="\/images\/[\w-]+\.svg"/);
     }
+    expect(html).not.toMatch(/<(img|source)\b[^>]*(src|srcset)="https?:/);
   });
 });
 

@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { categoryPath, tagPath, tagSlug } from '../../lib/blog-urls';
-import { stockPhotoSrcset, stockPhotoUrl } from '../../lib/images';
-import { formatPostDate, PLACEHOLDER_IMAGE, type PostCardData } from '../../lib/post-display';
+import { IMAGE_SIZES, isRemoteImageUrl, type ProcessedPicture } from '../../lib/images';
+import { formatPostDate, type PostCardData } from '../../lib/post-display';
 import { sanitizeArticleHtml } from '../../lib/sanitize-html';
-import { showPlaceholder } from './PostCard';
+import PostPicture from './PostPicture';
 
 /** What the article shows: the public page's post, the admin preview's and the editor's draft alike. */
 export interface PostArticleData {
@@ -12,8 +12,15 @@ export interface PostArticleData {
   excerpt: string;
   /** Article HTML from anywhere: sanitized here, where it is rendered. */
   html: string;
-  /** The featured image's URL; null (or anything that is not an http(s) URL) shows the placeholder. */
+  /**
+   * The featured image's URL as saved, shown unprocessed: the back office's previews only. Null (or anything that
+   * is not an http(s) URL) shows the placeholder.
+   */
   featuredImageUrl: string | null;
+  /** The featured image processed at build (the public page): wins over `featuredImageUrl`. */
+  featuredPicture?: ProcessedPicture | null;
+  /** The featured image's alt text from the Media Library; empty: decorative. */
+  featuredImageAlt?: string;
   categoryName: string;
   /** The category page's slug; null for an uncategorized post, or when the slug is not known (a preview). */
   categorySlug: string | null;
@@ -37,14 +44,6 @@ interface Props {
   actions?: ReactNode;
 }
 
-/** The featured image at 1200px with its width variants, or the placeholder when there is no usable URL. */
-function featuredImage(url: string | null): { src: string; srcSet?: string; fallback?: string } {
-  if (url && /^https?:\/\/\S+$/i.test(url) && URL.canParse(url)) {
-    return { src: stockPhotoUrl(url, 1200), srcSet: stockPhotoSrcset(url), fallback: PLACEHOLDER_IMAGE };
-  }
-  return { src: PLACEHOLDER_IMAGE };
-}
-
 /**
  * A post as visitors read it: featured image, meta line (category, date, reading time, author), title,
  * excerpt, the sanitized body (typography in src/styles/article.css) and the tag chips. The one article of the
@@ -53,27 +52,24 @@ function featuredImage(url: string | null): { src: string; srcSet?: string; fall
  * (no JavaScript), the back office renders it in the browser.
  */
 export default function PostArticle({ post, searchCard, actions }: Props) {
-  const image = featuredImage(post.featuredImageUrl);
   const tags = post.tags.filter((tag) => tagSlug(tag) !== '');
   const search = searchCard ? { 'data-pagefind-body': '', 'data-pagefind-meta': 'card[data-card]', 'data-card': JSON.stringify(searchCard) } : {};
   const categoryBadge = 'rounded-full px-3 py-1 font-semibold';
   return (
     <>
       <article {...search}>
-        <img
-          src={image.src}
-          srcSet={image.srcSet}
-          sizes="(min-width: 1024px) 720px, 100vw"
-          alt=""
-          width={1200}
-          height={675}
-          fetchPriority="high"
-          decoding="async"
-          data-fallback={image.fallback}
-          onError={image.fallback ? showPlaceholder : undefined}
-          className="aspect-video h-auto w-full rounded-2xl bg-muted object-cover"
-          data-pagefind-ignore=""
-        />
+        <div data-pagefind-ignore="">
+          <PostPicture
+            picture={post.featuredPicture}
+            url={isRemoteImageUrl(post.featuredImageUrl) ? post.featuredImageUrl : null}
+            alt={post.featuredImageAlt}
+            sizes={IMAGE_SIZES.article}
+            width={1200}
+            height={675}
+            eager
+            className="aspect-video h-auto w-full rounded-2xl bg-muted object-cover"
+          />
+        </div>
         <div className="mt-6 flex flex-wrap items-center gap-x-4 gap-y-2 text-sm text-muted-foreground" data-pagefind-ignore="">
           {post.categorySlug ? (
             <a href={categoryPath(post.categorySlug)} className={`${categoryBadge} bg-primary/10 text-primary hover:underline`}>

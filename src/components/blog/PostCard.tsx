@@ -1,21 +1,12 @@
-import type { SyntheticEvent } from 'react';
 import { categoryPath, postPath, tagPath } from '../../lib/blog-urls';
-import { stockPhotoSrcset, stockPhotoUrl } from '../../lib/images';
-import { CARD_TAG_LIMIT, formatPostDate, PLACEHOLDER_IMAGE, type PostCardData } from '../../lib/post-display';
+import { IMAGE_SIZES } from '../../lib/images';
+import { CARD_TAG_LIMIT, formatPostDate, type PostCardData } from '../../lib/post-display';
+import PostPicture from './PostPicture';
 
 interface Props {
   post: PostCardData;
   /** Heading level of the title: h2 in a list under the page's h1 and section h2 would be h3. */
   headingLevel?: 'h2' | 'h3';
-}
-
-/** A failed featured image falls back to the placeholder once (the same rule as image-fallback.ts). */
-export function showPlaceholder(event: SyntheticEvent<HTMLImageElement>) {
-  const img = event.currentTarget;
-  if (img.dataset.fallbackTried === 'true') return;
-  img.dataset.fallbackTried = 'true';
-  img.removeAttribute('srcset');
-  img.src = PLACEHOLDER_IMAGE;
 }
 
 /**
@@ -28,19 +19,7 @@ export default function PostCard({ post, headingLevel: Heading = 'h3' }: Props) 
   return (
     <article className="flex flex-col overflow-hidden rounded-2xl border border-border bg-background shadow-sm transition hover:shadow-lg">
       <a href={href} tabIndex={-1} aria-hidden="true">
-        <img
-          src={post.hasFeaturedImage ? stockPhotoUrl(post.image, 800) : post.image}
-          srcSet={post.hasFeaturedImage ? stockPhotoSrcset(post.image) : undefined}
-          sizes="(min-width: 1024px) 400px, (min-width: 640px) 50vw, 100vw"
-          alt=""
-          width={800}
-          height={450}
-          loading="lazy"
-          decoding="async"
-          data-fallback={post.hasFeaturedImage ? PLACEHOLDER_IMAGE : undefined}
-          onError={post.hasFeaturedImage ? showPlaceholder : undefined}
-          className="aspect-video h-auto w-full bg-muted object-cover"
-        />
+        <PostPicture picture={post.picture} alt={post.picture ? post.imageAlt : ''} sizes={IMAGE_SIZES.card} width={800} height={450} className="aspect-video h-auto w-full bg-muted object-cover" />
       </a>
       <div className="flex flex-1 flex-col p-6">
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-muted-foreground">

@@ -9,6 +9,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import PostPreview, { type PostPreviewProps } from '../../../src/admin/blog/PostPreview';
 import PostArticle, { type PostArticleData } from '../../../src/components/blog/PostArticle';
+import type { ProcessedPicture } from '../../../src/lib/images';
 import { PLACEHOLDER_IMAGE } from '../../../src/lib/post-display';
 import { readingTimeMinutes } from '../../../src/lib/reading-time';
 
@@ -42,10 +43,21 @@ function articleBody(html: string): string {
   return match[1]!;
 }
 
-/** The featured image's tag: the article's first element. */
+/** The featured image's tag: the article's first element (in its `<picture>` when it was processed). */
 function featuredImage(html: string): string {
-  return html.match(/<article[^>]*>(<img [^>]*>)/)![1]!;
+  return html.match(/<article[^>]*><div data-pagefind-ignore="">(?:<picture>(?:<source [^>]*>)*)?(<img [^>]*>)/)![1]!;
 }
+
+const PICTURE: ProcessedPicture = {
+  sources: [
+    { type: 'image/avif', srcSet: '/_astro/a_400.avif 400w, /_astro/a_800.avif 800w' },
+    { type: 'image/webp', srcSet: '/_astro/a_400.webp 400w, /_astro/a_800.webp 800w' },
+  ],
+  src: '/_astro/a.webp',
+  srcSet: '/_astro/a_400.webp 400w, /_astro/a_800.webp 800w',
+  width: 1600,
+  height: 900,
+};
 
 describe('PostPreview', () => {
   const html = render(<PostPreview {...PREVIEW} />);
@@ -68,10 +80,10 @@ describe('PostPreview', () => {
     expect(html).toMatch(/<h1 [^>]*>A preview<\/h1><p class="mt-4 text-xl text-muted-foreground">What it is about.<\/p>/);
   });
 
-  it('shows the featured image with its width variants, and the tag chips that have a page', () => {
+  it("shows a draft's featured image as saved (it is not built yet), and the tag chips that have a page", () => {
     const image = featuredImage(html);
-    expect(image).toContain('src="https://images.unsplash.com/photo-1?auto=format&amp;w=1200"');
-    expect(image).toContain('w=400 400w');
+    expect(image).toContain('src="https://images.unsplash.com/photo-1?auto=format"');
+    expect(image).not.toContain('srcSet');
     expect(image).toContain(`data-fallback="${PLACEHOLDER_IMAGE}"`);
     const tags = html.match(/<ul class="[^"]*" aria-label="Tags">([\s\S]*?)<\/ul>/)![1]!;
     expect([...tags.matchAll(/<a href="([^"]+)"[^>]*>([^<]+)<\/a>/g)].map((m) => [m[2], m[1]])).toEqual([
@@ -128,6 +140,23 @@ describe('PostArticle on the public page', () => {
     expect(html).toContain('<span>8 min read</span>');
     expect(html).not.toContain('aria-label="Tags"');
     expect(html).toMatch(/<\/article><div class="mt-10 [^"]*"><button type="button">Share<\/button><\/div>$/);
+  });
+
+  it('shows the picture processed at build: AVIF and WebP sources, its own size, the placeholder on failure', () => {
+    const html = render(<PostArticle post={{ ...post, featuredPicture: PICTURE }} />);
+    const sources = [...html.matchAll(/<source type="([^"]+)" srcSet="([^"]+)" sizes="([^"]+)"\/>/g)].map((m) => [m[1], m[2]]);
+    expect(sources).toEqual(PICTURE.sources.map((source) => [source.type, source.srcSet]));
+    const image = featuredImage(html);
+    expect(image).toContain('src="/_astro/a.webp"');
+    expect(image).toContain('width="1600" height="900"');
+    expect(image).toContain('fetchPriority="high"');
+    expect(image).toContain(`data-fallback="${PLACEHOLDER_IMAGE}"`);
+  });
+
+  it('shows the placeholder, never a remote URL, when the public page has no processed picture', () => {
+    const image = featuredImage(render(<PostArticle post={post} />));
+    expect(image).toContain(`src="${PLACEHOLDER_IMAGE}"`);
+    expect(image).toContain('width="1200" height="675"');
   });
 
   it('is not a search body outside the public page', () => {

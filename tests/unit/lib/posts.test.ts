@@ -165,6 +165,7 @@ describe('toBlog', () => {
       excerpt: 'The excerpt.',
       image: 'https://images.unsplash.com/photo-2',
       hasFeaturedImage: true,
+      imageAlt: '',
       categoryName: 'SEO Strategies',
       categorySlug: 'seo-strategies',
       date: '2026-02-01T00:00:00.000Z',
@@ -179,17 +180,17 @@ describe('featured images', () => {
   const media = { url: 'http://127.0.0.1:54321/storage/v1/object/public/media/org/cover.jpg', alt_text: 'A chart', width: 1600, height: 900 };
 
   it('takes the Media Library image with its alt text and size, over a legacy address', () => {
-    expect(toFeaturedImage({ title: 'A Post', featured_media: media, featured_image_url: 'https://old.example.com/a.jpg' })).toEqual({
+    expect(toFeaturedImage({ featured_media: media, featured_image_url: 'https://old.example.com/a.jpg' })).toEqual({
       url: media.url, alt: 'A chart', width: 1600, height: 900,
     });
   });
 
-  it('describes an image without alt text, and a legacy address, by the post title', () => {
-    expect(toFeaturedImage({ title: 'A Post', featured_media: { ...media, alt_text: ' ' }, featured_image_url: null })?.alt).toBe('A Post');
-    expect(toFeaturedImage({ title: 'A Post', featured_media: null, featured_image_url: 'https://old.example.com/a.jpg' })).toEqual({
-      url: 'https://old.example.com/a.jpg', alt: 'A Post', width: null, height: null,
+  it('leaves the alt text empty when nobody wrote one, as for a legacy address', () => {
+    expect(toFeaturedImage({ featured_media: { ...media, alt_text: ' ' }, featured_image_url: null })?.alt).toBe('');
+    expect(toFeaturedImage({ featured_media: null, featured_image_url: 'https://old.example.com/a.jpg' })).toEqual({
+      url: 'https://old.example.com/a.jpg', alt: '', width: null, height: null,
     });
-    expect(toFeaturedImage({ title: 'A Post', featured_media: null, featured_image_url: null })).toBeNull();
+    expect(toFeaturedImage({ featured_media: null, featured_image_url: null })).toBeNull();
   });
 
   it('addresses a library file in the public bucket, each path segment encoded', () => {

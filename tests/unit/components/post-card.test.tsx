@@ -1,0 +1,57 @@
+/**
+ * PostCard's picture: the processed AVIF/WebP picture when the build made one, else the placeholder; never the
+ * saved URL (`image`), so a card in a list or in search results hotlinks nothing.
+ */
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import PostCard from '../../../src/components/blog/PostCard';
+import { PLACEHOLDER_IMAGE, type PostCardData } from '../../../src/lib/post-display';
+
+const CARD: PostCardData = {
+  slug: 'a-post',
+  title: 'A post',
+  excerpt: 'About it.',
+  image: 'https://images.unsplash.com/photo-1?auto=format',
+  hasFeaturedImage: true,
+  categoryName: 'SEO',
+  categorySlug: 'seo',
+  date: '2026-10-28T09:00:00.000Z',
+  readTime: 3,
+  authorName: 'Alex Morgan',
+  tags: [],
+};
+
+describe('PostCard picture', () => {
+  it('shows the processed picture: AVIF and WebP sources, a lazy WebP img with its own size', () => {
+    const html = renderToStaticMarkup(
+      <PostCard
+        post={{
+          ...CARD,
+          picture: {
+            sources: [
+              { type: 'image/avif', srcSet: '/_astro/p_400.avif 400w' },
+              { type: 'image/webp', srcSet: '/_astro/p_400.webp 400w' },
+            ],
+            src: '/_astro/p.webp',
+            srcSet: '/_astro/p_400.webp 400w',
+            width: 1200,
+            height: 800,
+          },
+        }}
+      />,
+    );
+    expect([...html.matchAll(/<source type="([^"]+)"/g)].map((m) => m[1])).toEqual(['image/avif', 'image/webp']);
+    expect(html).toMatch(/<img src="\/_astro\/p\.webp" srcSet="\/_astro\/p_400\.webp 400w" [^>]*width="1200" height="800"[^>]*loading="lazy"/);
+    expect(html).not.toContain('unsplash');
+  });
+
+  it.each([
+    ['no picture', undefined],
+    ['a picture that could not be processed', null],
+  ])('shows the placeholder for %s, never the saved URL', (_case, picture) => {
+    const html = renderToStaticMarkup(<PostCard post={{ ...CARD, picture }} />);
+    expect(html).toMatch(new RegExp(`<img src="${PLACEHOLDER_IMAGE}" alt="" width="800" height="450"`));
+    expect(html).not.toContain('<picture');
+    expect(html).not.toContain('unsplash');
+  });
+});
