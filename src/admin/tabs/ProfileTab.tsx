@@ -1,7 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Button } from '../components/ui/Button';
 import { Card, CardHeader } from '../components/ui/Card';
-import { Field, Input } from '../components/ui/Input';
+import { ErrorState } from '../components/ui/EmptyState';
+import { Field, Input, Textarea } from '../components/ui/Input';
+import { Skeleton } from '../components/ui/Skeleton';
+import { MediaLibraryDialog } from '../media/MediaLibraryDialog';
+import { authorProfileProblems, loadAuthorProfile, saveAuthorProfile, type AuthorProfile } from '../../lib/author-profile';
+import { mediaPublicUrl } from '../../lib/media';
 import { ChangePasswordSchema, changeOwnPassword, PasswordChangeError, type ChangePassword } from '../../lib/password';
 import { supabaseBrowser } from '../../lib/supabase-browser';
 import { toast } from '../../stores/toast';
@@ -14,8 +19,8 @@ const FIELDS: { name: keyof ChangePassword; label: string; autoComplete: string 
   { name: 'confirmPassword', label: 'Confirm New Password', autoComplete: 'new-password' },
 ];
 
-/** Profile: change one's own password, with the rules and tips (spec back-office 4). */
-export default function ProfileTab({ user }: AdminTabProps) {
+/** Profile: one's author card, and one's password with the rules and tips (spec back-office 4). */
+export default function ProfileTab({ user, organization }: AdminTabProps) {
   const [values, setValues] = useState<ChangePassword>(EMPTY);
   const [errors, setErrors] = useState<Partial<Record<keyof ChangePassword, string>>>({});
   const [busy, setBusy] = useState(false);
@@ -50,6 +55,7 @@ export default function ProfileTab({ user }: AdminTabProps) {
   return (
     <div className="space-y-6">
       <h2 className="text-2xl font-semibold">Profile Settings</h2>
+      <AuthorCardForm key={user.id} userId={user.id} organizationId={organization.id} />
       <div className="grid gap-6 md:grid-cols-2">
         <Card>
           <CardHeader title="Change Password" description={`Signed in as ${user.email ?? 'unknown'}. Your other sessions end after the change.`} />
@@ -91,5 +97,106 @@ export default function ProfileTab({ user }: AdminTabProps) {
         </Card>
       </div>
     </div>
+  );
+}
+
+const AUTHOR_FIELDS: { name: Exclude<keyof AuthorProfile, 'avatar_url' | 'bio'>; label: string; type?: string; autoComplete?: string }[] = [
+  { name: 'full_name', label: 'Name', autoComplete: 'name' },
+  { name: 'author_title', label: 'Title', autoComplete: 'organization-title' },
+  { name: 'author_website', label: 'Website', type: 'url', autoComplete: 'url' },
+];
+
+/**
+ * The author card visitors see under one's posts: name, title, bio, website and a photo from the Media Library
+ * (initials when there is none). Saved under row-level security (one's own profile only); a change requests a
+ * rebuild of the sites that show it.
+ */
+function AuthorCardForm({ userId, organizationId }: { userId: string; organizationId: string }) {
+  const client = supabaseBrowser();
+  const [form, setForm] = useState<AuthorProfile | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [errors, setErrors] = useState<Partial<Record<keyof AuthorProfile, string>>>({});
+  const [busy, setBusy] = useState(false);
+  const [picking, setPicking] = useState(false);
+
+  useEffect(() => {
+    loadAuthorProfile(client, userId).then(setForm, (error: unknown) => {
+      console.error(error);
+      setFailed(true);
+    });
+  }, [client, userId]);
+
+  if (failed) return <ErrorState message="Failed to load your author card" />;
+  if (!form) return <Skeleton rows={3} label="Loading your author card..." />;
+  const update = (field: keyof AuthorProfile, value: string) => setForm({ ...form, [field]: value });
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!form) return;
+    const problems = authorProfileProblems(form);
+    setErrors(problems ?? {});
+    if (problems) return;
+    setBusy(true);
+    try {
+      setForm(await saveAuthorProfile(client, userId, form));
+      toast({ title: 'Author Card Saved', description: 'Your posts show it from the next site build.' });
+    } catch (error) {
+      console.error(error);
+      toast({ title: 'Error', description: 'Failed to save your author card', variant: 'destructive' });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const initials = form.full_name.split(/\s+/).filter(Boolean).map((word) => word[0]).join('').slice(0, 2).toUpperCase();
+  return (
+    <Card>
+      <CardHeader title="Author Card" description="Shown under the posts you write." />
+      <form onSubmit={submit} noValidate className="grid gap-6 md:grid-cols-[auto_1fr]">
+        <div className="flex flex-col items-center gap-3" data-testid="author-photo">
+          {form.avatar_url ? (
+            <img src={form.avatar_url} alt="Your author photo" className="h-24 w-24 rounded-full bg-muted object-cover" />
+          ) : (
+            <span aria-hidden="true" className="flex h-24 w-24 items-center justify-center rounded-full bg-primary/10 text-2xl font-bold text-primary">
+              {initials || '?'}
+            </span>
+          )}
+          <Button type="button" variant="outline" size="sm" onClick={() => setPicking(true)}>
+            {form.avatar_url ? 'Change photo' : 'Choose photo'}
+          </Button>
+          {form.avatar_url && (
+            <Button type="button" variant="outline" size="sm" onClick={() => update('avatar_url', '')}>
+              Remove photo
+            </Button>
+          )}
+          {errors.avatar_url && <p role="alert" className="text-sm text-red-700 dark:text-red-400">{errors.avatar_url}</p>}
+        </div>
+        <div className="space-y-4">
+          {AUTHOR_FIELDS.map((field) => (
+            <Field key={field.name} label={field.label} error={errors[field.name]}>
+              {(control) => (
+                <Input {...control} name={field.name} type={field.type ?? 'text'} autoComplete={field.autoComplete} value={form[field.name]} onChange={(e) => update(field.name, e.target.value)} />
+              )}
+            </Field>
+          ))}
+          <Field label="Bio" error={errors.bio}>
+            {(control) => <Textarea {...control} name="bio" rows={3} value={form.bio} onChange={(e) => update('bio', e.target.value)} />}
+          </Field>
+          <Button type="submit" disabled={busy}>
+            {busy ? 'Saving...' : 'Save Author Card'}
+          </Button>
+        </div>
+      </form>
+      <MediaLibraryDialog
+        open={picking}
+        onClose={() => setPicking(false)}
+        organizationId={organizationId}
+        canEdit
+        onPick={(media) => {
+          update('avatar_url', mediaPublicUrl(client, media.storage_path));
+          setPicking(false);
+        }}
+      />
+    </Card>
   );
 }
