@@ -55,10 +55,10 @@ export function searchQuery(search: string): string {
 }
 
 /**
- * The back-office path /auth may return to after sign-in (`?next=`): /admin, a blog management page or the
- * Media Library; null
+ * The back-office path /auth may return to after sign-in (`?next=`): /admin, a blog management page, the
+ * Media Library or one's profile; null
  * for anything else (another site, a query string), so the link cannot send anyone elsewhere.
  */
 export function backOfficeReturnPath(next: string | null): string | null {
-  return next && /^\/admin(?:\/blog(?:\/[\w\-/]*)?|\/media)?$/.test(next) ? next : null;
+  return next && /^\/admin(?:\/blog(?:\/[\w\-/]*)?|\/media|\/profile)?$/.test(next) ? next : null;
 }

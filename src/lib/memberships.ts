@@ -54,7 +54,7 @@ export function landingPath(role: MemberRole): '/admin' | '/admin/blog' {
 
 /** True when the role may open the page (the dashboard is for admins; blog management and the Media Library for every member). */
 export function roleMayOpen(role: MemberRole, path: string): boolean {
-  return role === 'admin' || /^\/admin\/(?:blog|media)(?:\/|$)/.test(path);
+  return role === 'admin' || /^\/admin\/(?:blog|media|profile)(?:\/|$)/.test(path);
 }
 
 /** The id of the organization the page was built for (`<html data-organization-id>`), or null. */

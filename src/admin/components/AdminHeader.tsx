@@ -23,6 +23,8 @@ function sections(role: MemberRole) {
   return [
     ...(role === 'admin' ? [{ href: '/admin', label: 'Dashboard' }] : []),
     { href: '/admin/blog', label: 'Posts' },
+    { href: '/admin/media', label: 'Media' },
+    { href: '/admin/profile', label: 'Profile' },
   ];
 }
 

@@ -9,6 +9,8 @@ describe('backOfficeReturnPath', () => {
     ['/admin', '/admin'],
     ['/admin/media', '/admin/media'],
     ['/admin/mediakit', null],
+    ['/admin/profile', '/admin/profile'],
+    ['/admin/profile/x', null],
     ['/admin/users', null],
     ['/admin/blogger', null],
     ['https://evil.test/admin/blog', null],

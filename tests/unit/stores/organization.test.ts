@@ -43,6 +43,8 @@ describe('where each role works', () => {
     ['viewer', '/admin/media', true],
     ['editor', '/admin/media/', true],
     ['viewer', '/admin/mediakit', false],
+    ['viewer', '/admin/profile', true],
+    ['editor', '/admin/profiles', false],
   ])('%s may open %s: %s', (role, path, expected) => {
     expect(roleMayOpen(role, path)).toBe(expected);
   });

@@ -1,0 +1,39 @@
+/**
+ * An editor's own author card, end to end: the back office's Profile page (every member has one), a photo
+ * chosen from the Media Library, saved under row-level security; without a photo the card shows initials.
+ */
+import { expect, test } from './fixtures';
+import { createUser, PASSWORD, removeUser, service } from './support/backend';
+
+let email = '';
+test.afterAll(async () => {
+  if (email) await removeUser(email);
+});
+
+test('an editor sets their author card with a photo from the Media Library', async ({ page }) => {
+  const editor = await createUser('editor');
+  email = editor.email;
+  await page.goto('/admin/profile');
+  await expect(page).toHaveURL(/\/auth\?next=/);
+  await page.getByRole('main').getByLabel('Email').fill(editor.email);
+  await page.getByRole('main').getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/admin\/profile$/);
+  await expect(page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'Profile' })).toHaveAttribute('aria-current', 'page');
+
+  const photo = page.getByTestId('author-photo');
+  await expect(photo).toContainText('EE');
+  await page.getByLabel('Title').fill('Content Strategist');
+  await photo.getByRole('button', { name: 'Choose photo' }).click();
+  const picker = page.getByRole('dialog', { name: 'Media Library' });
+  await picker.getByRole('button', { name: /seo-strategies\.jpg/ }).click();
+  await picker.getByRole('button', { name: 'Use this image' }).click();
+  await expect(picker).toBeHidden();
+  await expect(photo.getByRole('img', { name: 'Your author photo' })).toHaveAttribute('src', /\/storage\/v1\/object\/public\/media\/.+\/seo-strategies\.jpg$/);
+  await page.getByRole('button', { name: 'Save Author Card' }).click();
+  await expect(page.getByRole('status').or(page.getByRole('alert')).filter({ hasText: 'Author Card Saved' })).toBeVisible();
+
+  const { data } = await service.from('profiles').select('author_title, avatar_url').eq('id', editor.id).single();
+  expect(data?.author_title).toBe('Content Strategist');
+  expect(data?.avatar_url).toMatch(/\/storage\/v1\/object\/public\/media\/.+\/seo-strategies\.jpg$/);
+});
