@@ -6,6 +6,7 @@ import { Field, Input, Textarea } from '../components/ui/Input';
 import { Skeleton } from '../components/ui/Skeleton';
 import { MediaLibraryDialog } from '../media/MediaLibraryDialog';
 import { authorProfileProblems, loadAuthorProfile, saveAuthorProfile, type AuthorProfile } from '../../lib/author-profile';
+import { initialsOf } from '../../lib/images';
 import { mediaPublicUrl } from '../../lib/media';
 import { ChangePasswordSchema, changeOwnPassword, PasswordChangeError, type ChangePassword } from '../../lib/password';
 import { supabaseBrowser } from '../../lib/supabase-browser';
@@ -148,7 +149,7 @@ function AuthorCardForm({ userId, organizationId }: { userId: string; organizati
     }
   }
 
-  const initials = form.full_name.split(/\s+/).filter(Boolean).map((word) => word[0]).join('').slice(0, 2).toUpperCase();
+  const initials = initialsOf(form.full_name);
   return (
     <Card>
       <CardHeader title="Author Card" description="Shown under the posts you write." />
