@@ -6,6 +6,7 @@ import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import { blogRedirects } from './src/integrations/blog-redirects.ts';
+import { clientInteraction } from './src/integrations/client-interaction.ts';
 import { securityHeaders } from './src/integrations/security-headers.ts';
 import { storageRemotePattern } from './src/lib/images.ts';
 import { inSitemap, withoutTrailingSlash } from './src/lib/sitemap.ts';
@@ -52,6 +53,7 @@ export default defineConfig({
   },
   integrations: [
     react(),
+    clientInteraction(),
     staticOnly(),
     movedPosts.integration,
     securityHeaders(),
