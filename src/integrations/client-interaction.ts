@@ -2,6 +2,7 @@
  * Registers `client:interaction` (src/client-directives/interaction.ts): hydrate an island on the first
  * pointerover, focusin or touchstart on it, replaying a click that came first.
  */
+import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 
 export function clientInteraction(): AstroIntegration {
@@ -9,7 +10,7 @@ export function clientInteraction(): AstroIntegration {
     name: 'client-interaction',
     hooks: {
       'astro:config:setup': ({ addClientDirective }) => {
-        addClientDirective({ name: 'interaction', entrypoint: new URL('../client-directives/interaction.ts', import.meta.url) });
+        addClientDirective({ name: 'interaction', entrypoint: fileURLToPath(new URL('../client-directives/interaction.ts', import.meta.url)) });
       },
     },
   };
