@@ -1,43 +1,42 @@
-import { useStore } from '@nanostores/react';
-import { useEffect } from 'react';
-import { $theme, THEME_STORAGE_KEY, isDark, nextTheme, parseTheme, themeToggleLabel, type Theme } from '../stores/theme';
+import { THEME_STORAGE_KEY, THEMES, isDark, nextTheme, parseTheme, themeToggleLabel, type Theme } from '../stores/theme';
 
-const darkQuery = () => window.matchMedia('(prefers-color-scheme: dark)');
+/**
+ * Per choice, the classes that show its icon and label when `<html data-theme-choice>` names it (written out
+ * whole, so Tailwind finds them).
+ */
+const SHOWN_FOR: Record<Theme, string> = {
+  system: 'hidden in-data-[theme-choice=system]:contents',
+  light: 'hidden in-data-[theme-choice=light]:contents',
+  dark: 'hidden in-data-[theme-choice=dark]:contents',
+};
 
-function apply(theme: Theme) {
-  document.documentElement.classList.toggle('dark', isDark(theme, darkQuery().matches));
-}
-
-/** Cycles system → light → dark and remembers the choice in localStorage under `theme`. */
+/**
+ * Cycles system → light → dark and remembers the choice in localStorage under `theme`. The button holds every
+ * choice's icon and label, and CSS shows the one `<html data-theme-choice>` names (the head script sets it before
+ * the first paint), so the toggle is right before its island hydrates (`client:interaction`) and has no state of
+ * its own: a click reads the stored choice and writes the next one.
+ */
 export default function ThemeToggle() {
-  const theme = useStore($theme);
-
-  useEffect(() => {
-    $theme.set(parseTheme(localStorage.getItem(THEME_STORAGE_KEY)));
-    const media = darkQuery();
-    const follow = () => apply($theme.get());
-    media.addEventListener('change', follow);
-    return () => media.removeEventListener('change', follow);
-  }, []);
-
   function toggle() {
-    const next = nextTheme(theme);
-    $theme.set(next);
+    const next = nextTheme(parseTheme(localStorage.getItem(THEME_STORAGE_KEY)));
     localStorage.setItem(THEME_STORAGE_KEY, next);
-    apply(next);
+    const root = document.documentElement;
+    root.dataset.themeChoice = next;
+    root.classList.toggle('dark', isDark(next, matchMedia('(prefers-color-scheme: dark)').matches));
   }
 
-  const label = themeToggleLabel(theme);
   return (
     <button
       type="button"
       onClick={toggle}
-      aria-label={label}
-      title={label}
-      data-theme-choice={theme}
       className="inline-flex h-10 w-10 items-center justify-center rounded-full border border-border text-foreground hover:bg-muted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
     >
-      <ThemeIcon theme={theme} />
+      {THEMES.map((theme) => (
+        <span key={theme} className={SHOWN_FOR[theme]}>
+          <ThemeIcon theme={theme} />
+          <span className="sr-only">{themeToggleLabel(theme)}</span>
+        </span>
+      ))}
     </button>
   );
 }

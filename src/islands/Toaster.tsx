@@ -1,51 +1,36 @@
 import { useStore } from '@nanostores/react';
-import { useEffect } from 'react';
-import { $toast, dismissToast, showPendingToast } from '../stores/toast';
+import { $toast, dismissToast } from '../stores/toast';
 
 /**
- * Shows the current toast (one at a time) in a polite live region, with a dismiss button. On mount it shows
- * the toast a previous page left for this one (`toastOnNextPage`).
+ * The current toast (one at a time), with a dismiss button, inside the polite live region that
+ * src/islands/mount-toaster.ts puts on the page with the first toast.
  */
 export default function Toaster() {
   const current = useStore($toast);
-
-  useEffect(() => {
-    showPendingToast();
-  }, []);
-
-  const destructive = current?.variant === 'destructive';
+  if (!current) return null;
+  const destructive = current.variant === 'destructive';
   return (
     <div
-      role="status"
-      aria-label="Notifications"
-      aria-live="polite"
-      aria-atomic="true"
-      className="pointer-events-none fixed right-4 bottom-4 z-50 flex w-[calc(100%-2rem)] max-w-sm flex-col"
+      key={current.id}
+      data-toast-variant={current.variant}
+      className={`pointer-events-auto flex items-start gap-3 rounded-lg border p-4 shadow-lg ${
+        destructive ? 'border-red-700 bg-red-700 text-white' : 'border-border bg-background text-foreground'
+      }`}
     >
-      {current && (
-        <div
-          key={current.id}
-          data-toast-variant={current.variant}
-          className={`pointer-events-auto flex items-start gap-3 rounded-lg border p-4 shadow-lg ${
-            destructive ? 'border-red-700 bg-red-700 text-white' : 'border-border bg-background text-foreground'
-          }`}
-        >
-          <div className="flex-1">
-            <p className="font-semibold">{current.title}</p>
-            {current.description && <p className="mt-1 text-sm">{current.description}</p>}
-          </div>
-          <button
-            type="button"
-            onClick={() => dismissToast(current.id)}
-            aria-label="Dismiss notification"
-            className="rounded p-1 leading-none hover:opacity-80 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-current"
-          >
-            <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-              <path d="M18 6 6 18M6 6l12 12" />
-            </svg>
-          </button>
-        </div>
-      )}
+      <div className="flex-1">
+        <p className="font-semibold">{current.title}</p>
+        {current.description && <p className="mt-1 text-sm">{current.description}</p>}
+      </div>
+      <button
+        type="button"
+        onClick={() => dismissToast(current.id)}
+        aria-label="Dismiss notification"
+        className="rounded p-1 leading-none hover:opacity-80 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-current"
+      >
+        <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+          <path d="M18 6 6 18M6 6l12 12" />
+        </svg>
+      </button>
     </div>
   );
 }

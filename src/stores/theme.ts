@@ -1,4 +1,7 @@
-import { atom } from 'nanostores';
+/**
+ * The visitor's theme choice. The head script (src/components/ThemeScript.astro) applies the stored choice before
+ * the first paint and names it on `<html data-theme-choice>`; the toggle (src/islands/ThemeToggle.tsx) changes it.
+ */
 
 /** The visitor's theme choice; `system` follows the operating system. */
 export type Theme = 'system' | 'light' | 'dark';
@@ -6,11 +9,12 @@ export type Theme = 'system' | 'light' | 'dark';
 /** Browser storage key for the choice (spec: "stored under a key named theme"). */
 export const THEME_STORAGE_KEY = 'theme';
 
-const order: Theme[] = ['system', 'light', 'dark'];
+/** Every choice, in the toggle's cycle order. */
+export const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
 
 /** The choice after `theme` in the toggle's cycle: system → light → dark → system. */
 export function nextTheme(theme: Theme): Theme {
-  return order[(order.indexOf(theme) + 1) % order.length]!;
+  return THEMES[(THEMES.indexOf(theme) + 1) % THEMES.length]!;
 }
 
 /** The toggle's accessible label: what a click will switch to. */
@@ -20,14 +24,8 @@ export function themeToggleLabel(theme: Theme): string {
 
 /** Reads a stored value, treating anything unknown as `system`. */
 export function parseTheme(value: string | null | undefined): Theme {
-  return order.includes(value as Theme) ? (value as Theme) : 'system';
+  return THEMES.includes(value as Theme) ? (value as Theme) : 'system';
 }
-
-/**
- * Starts at `system` on the server and at first render; the island reads storage on mount,
- * because reading it while creating the store makes hydration disagree (React error #418).
- */
-export const $theme = atom<Theme>('system');
 
 /** Whether the page should be dark for this choice and the OS preference. */
 export function isDark(theme: Theme, prefersDark: boolean): boolean {

@@ -1,15 +1,16 @@
 /**
  * The notifier the islands and the back office share: one toast at a time (a new one replaces the
- * current), dismissed after its duration (5 s by default). A toast can also be carried to the next page
- * (`toastOnNextPage`), for messages shown right before a redirect.
+ * current), dismissed after its duration (5 s by default). The first toast on a page mounts the Toaster
+ * (src/islands/mount-toaster.ts); no page carries one in advance. A toast can also be carried to the next
+ * page (`toastOnNextPage`), for messages shown right before a redirect; `src/scripts/pending-toast.ts` shows it.
  */
 import { atom } from 'nanostores';
+import { PENDING_TOAST_KEY } from '../lib/pending-toast-key.ts';
+
+export { PENDING_TOAST_KEY };
 
 /** Default time a toast stays, in milliseconds (spec public-site 9). */
 export const TOAST_DURATION_MS = 5000;
-
-/** sessionStorage key of a toast waiting for the next page. */
-export const PENDING_TOAST_KEY = 'pendingToast';
 
 export interface ToastInput {
   title: string;
@@ -41,6 +42,7 @@ export function toast(input: ToastInput): number {
     durationMs: input.durationMs ?? TOAST_DURATION_MS,
   };
   $toast.set(shown);
+  if (typeof document !== 'undefined') void import('../islands/mount-toaster.ts').then(({ mountToaster }) => mountToaster());
   if (Number.isFinite(shown.durationMs)) timer = setTimeout(() => dismissToast(shown.id), shown.durationMs);
   return shown.id;
 }

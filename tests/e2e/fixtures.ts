@@ -47,13 +47,16 @@ export async function expectNoSeriousAxeViolations(page: Page) {
 }
 
 /**
- * Islands ignore clicks until hydrated: wait until every island is hydrated, except `client:visible` ones
- * still outside the viewport (they hydrate when scrolled to; scroll a test's island into view first).
+ * Islands ignore clicks until hydrated: wait until every island that hydrates on its own (`client:load`,
+ * `client:idle`, a `client:visible` one in the viewport) is hydrated. `client:interaction` islands wait for the
+ * visitor: the test's first hover, focus, tap or click starts them, and a click before they are live is replayed.
  */
 export async function waitForIslands(page: Page) {
   await page.waitForFunction(() =>
     [...document.querySelectorAll('astro-island[ssr]')].every((island) => {
-      if (island.getAttribute('client') !== 'visible') return false;
+      const client = island.getAttribute('client');
+      if (client === 'interaction') return true;
+      if (client !== 'visible') return false;
       const box = island.firstElementChild?.getBoundingClientRect();
       return !box || box.bottom < 0 || box.top > window.innerHeight;
     }),

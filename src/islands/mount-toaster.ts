@@ -1,0 +1,27 @@
+/**
+ * Puts the Toaster on the page the first time a toast is raised (`toast()` calls this), so pages that never
+ * toast load neither it nor React for it. One Toaster per page, however many islands toast. The live region
+ * goes on the page empty and the toast a frame later: screen readers announce changes to a live region, not a
+ * region that arrives already filled.
+ */
+let mounting: Promise<void> | undefined;
+
+export function mountToaster(): Promise<void> {
+  mounting ??= (async () => {
+    const region = document.createElement('div');
+    region.setAttribute('role', 'status');
+    region.setAttribute('aria-label', 'Notifications');
+    region.setAttribute('aria-live', 'polite');
+    region.setAttribute('aria-atomic', 'true');
+    region.className = 'pointer-events-none fixed right-4 bottom-4 z-50 flex w-[calc(100%-2rem)] max-w-sm flex-col';
+    document.body.append(region);
+    const [{ createElement }, { createRoot }, { default: Toaster }] = await Promise.all([
+      import('react'),
+      import('react-dom/client'),
+      import('./Toaster'),
+      new Promise((frame) => requestAnimationFrame(frame)),
+    ]);
+    createRoot(region).render(createElement(Toaster));
+  })();
+  return mounting;
+}
