@@ -13,9 +13,11 @@ interface Props {
 type Status = { kind: 'idle' | 'sending' } | { kind: 'done' | 'error'; message: string };
 
 /**
- * Footer newsletter sign-up: posts to /api/newsletter and announces the answer. The function validates the
- * address with the shared zod schema and answers its message; validating here too would ship zod's core
- * (about 14 KB gzip) to every public page for a message the server already gives.
+ * Newsletter sign-up (footer, blog sidebar). A plain form first: before its island hydrates (`client:interaction`:
+ * on the first focus or pointer over it) or without scripts, it posts to /api/newsletter, which answers with the
+ * outcome page. Hydrated, it posts JSON and announces the answer in place. The function validates the address
+ * with the shared zod schema and answers its message; validating here too would ship zod's core (about 14 KB
+ * gzip) for a message the server already gives.
  */
 export default function NewsletterForm({ organization, id = 'newsletter', label = 'Newsletter' }: Props) {
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
@@ -40,7 +42,8 @@ export default function NewsletterForm({ organization, id = 'newsletter', label 
   }
 
   return (
-    <form onSubmit={submit} noValidate className="flex flex-col gap-2" aria-label={label}>
+    <form action="/api/newsletter" method="post" onSubmit={submit} noValidate className="flex flex-col gap-2" aria-label={label}>
+      <input type="hidden" name="organization" value={organization} />
       <label htmlFor={`${id}-email`} className="sr-only">Email address</label>
       <input
         id={`${id}-email`}

@@ -1,6 +1,7 @@
 /**
  * Which built pages the sitemap lists: only pages search engines may index. Not the pages marked noindex
- * (legal pages, sign-in, the back office, the writing-tool guide, search, not-found and moved pages), nor tag
+ * (legal pages, sign-in, the back office, the writing-tool guide, search, the newsletter's answer pages,
+ * not-found and moved pages), nor tag
  * pages (thin lists that repeat the category pages). A build test holds every built page's robots meta
  * against this list; robots.txt (src/pages/robots.txt.ts) names the sitemap and keeps crawlers out of
  * /admin and /auth.
@@ -8,7 +9,7 @@
 
 /** Paths (no trailing slash) and path prefixes left out of the sitemap. */
 const EXCLUDED_PATHS = new Set(['/privacy', '/terms', '/404', '/service-not-found', '/blog/search', '/auth', '/admin']);
-const EXCLUDED_PREFIXES = ['/blog/tag/', '/admin/', '/docs/'];
+const EXCLUDED_PREFIXES = ['/blog/tag/', '/admin/', '/docs/', '/newsletter/'];
 
 /** Does the page at `url` belong in the sitemap? `movedPaths` are the old addresses of moved posts. */
 export function inSitemap(url: string, movedPaths: ReadonlySet<string> = new Set()): boolean {

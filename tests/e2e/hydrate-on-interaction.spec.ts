@@ -1,52 +1,148 @@
 /**
- * Issue 20: a visitor who only reads pays for no React. The public page loads no island JavaScript (React
- * runtime included) until an island is touched; then the theme toggle works on the first click, the first
- * key press and the first tap.
+ * A visitor who only reads pays for no React: a public page requests no island JavaScript (the React runtime
+ * included) until an island is touched. Then the theme toggle and the newsletter work on the first click, key
+ * press or tap, and the mobile menu (plain HTML) works throughout. Without scripts, the newsletter form posts to
+ * its function and lands on the outcome page, and the address never appears in a URL.
  */
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
+import { serviceClient } from '../../src/lib/server/service-client';
 import { expect, test } from './fixtures';
 
-/** Every script the page has fetched so far, by path. */
-function scriptsFetched(page: Page): string[] {
-  return page.evaluate(() => performance.getEntriesByType('resource').filter((e) => (e as PerformanceResourceTiming).initiatorType === 'script' || e.name.endsWith('.js')).map((e) => new URL(e.name).pathname));
+const db = serviceClient();
+
+/** Island code: the React runtime, a renderer or an island component (Astro names chunks after their modules). */
+const ISLAND_CODE = /react|client\.[\w-]+\.js|ThemeToggle|NewsletterForm|ShareButton|Toaster/i;
+
+/** Records the island scripts a page requests, from the first request on. */
+function watchIslandRequests(page: Page): string[] {
+  const requested: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (request.resourceType() === 'script' && ISLAND_CODE.test(path)) requested.push(path);
+  });
+  return requested;
 }
 
-const toggle = (page: Page) => page.getByRole('button', { name: /Switch to .* theme/ });
-const reactRuntime = (paths: string[]) => paths.filter((p) => /react|client\.[\w-]+\.js|ThemeToggle/i.test(p));
+const toggle = (page: Page) => page.getByRole('banner').getByRole('button', { name: /Switch to .* theme/ });
+const footerForm = (page: Page) => page.getByRole('form', { name: 'Newsletter', exact: true });
+const formStatus = (page: Page) => footerForm(page).locator('[aria-live="polite"]');
 
-test('no island JavaScript before a touch; hovering the toggle loads it and one click switches the theme', async ({ page }) => {
+async function removeSubscriber(email: string) {
+  await db.from('newsletter_subscribers').delete().eq('email', email);
+}
+
+test('no island JavaScript until a touch; hovering the toggle loads it and one click switches the theme', async ({ page }) => {
+  const requested = watchIslandRequests(page);
   await page.emulateMedia({ colorScheme: 'light' });
-  await page.goto('/');
+  await page.goto('/blog');
   await page.waitForLoadState('networkidle');
-  expect(reactRuntime(await scriptsFetched(page))).toEqual([]);
+  await footerForm(page).scrollIntoViewIfNeeded();
+  await page.waitForTimeout(500); // a client:visible or client:idle island would have asked by now
+  expect(requested).toEqual([]);
+
+  await page.mouse.move(0, 0);
   await toggle(page).hover();
-  await expect.poll(async () => reactRuntime(await scriptsFetched(page)).length).toBeGreaterThan(0);
+  await expect.poll(() => requested.length).toBeGreaterThan(0);
   await toggle(page).click();
   await expect(toggle(page)).toHaveAccessibleName('Switch to dark theme');
+  await expect(page.locator('html')).toHaveAttribute('data-theme-choice', 'light');
 });
 
-test('a click before anything loaded is replayed: the first click switches the theme', async ({ page }) => {
-  await page.emulateMedia({ colorScheme: 'light' });
+test('the toggle names the stored choice before its island loads, and a click before loading is replayed', async ({ page }) => {
+  const requested = watchIslandRequests(page);
+  await page.addInitScript(() => localStorage.setItem('theme', 'dark'));
   await page.goto('/');
   await page.waitForLoadState('networkidle');
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+  await expect(toggle(page)).toHaveAccessibleName('Switch to system theme');
+  expect(requested).toEqual([]);
+
+  // A click event with no hover first (a screen reader's activation): held until the island is live, then replayed.
   await toggle(page).dispatchEvent('click');
-  await expect(toggle(page)).toHaveAccessibleName('Switch to dark theme');
+  await expect(page.locator('html')).toHaveAttribute('data-theme-choice', 'system');
+  await expect(toggle(page)).toHaveAccessibleName('Switch to light theme');
+  expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('system');
 });
 
-test('the keyboard: Tab to the toggle, Enter switches the theme', async ({ page }) => {
+test('the keyboard: Tab reaches the toggle, Enter switches the theme; the newsletter subscribes by keyboard', async ({ page }) => {
+  const email = `keys.${Date.now()}@example.com`;
   await page.emulateMedia({ colorScheme: 'light' });
-  await page.goto('/');
-  await toggle(page).focus();
+  await page.goto('/about');
+  await page.keyboard.press('Tab'); // skip link
+  while (!(await toggle(page).evaluate((button) => button === document.activeElement))) await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
   await expect(toggle(page)).toHaveAccessibleName('Switch to dark theme');
+
+  const form = footerForm(page);
+  await form.getByLabel('Email address').focus();
+  await page.keyboard.type(email);
+  await page.keyboard.press('Enter');
+  await expect(formStatus(page)).toHaveText('Thanks for subscribing!');
+  await expect(page).toHaveURL(/\/about$/);
+  await removeSubscriber(email);
 });
 
 test.describe('touch', () => {
-  test.use({ hasTouch: true, isMobile: true, viewport: { width: 390, height: 844 } });
-  test('one tap switches the theme', async ({ page }) => {
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.goto('/');
+  let context: BrowserContext;
+  let page: Page;
+  test.beforeEach(async ({ browser, baseURL }) => {
+    context = await browser.newContext({ baseURL, hasTouch: true, isMobile: true, viewport: { width: 390, height: 844 }, colorScheme: 'light' });
+    page = await context.newPage();
+  });
+  test.afterEach(() => context.close());
+
+  test('one tap switches the theme, the menu opens on a tap and marks the current page, the newsletter subscribes', async () => {
+    const email = `tap.${Date.now()}@example.com`;
+    const requested = watchIslandRequests(page);
+    await page.goto('/services');
+    await page.waitForLoadState('networkidle');
+    expect(requested).toEqual([]);
+
     await toggle(page).tap();
     await expect(toggle(page)).toHaveAccessibleName('Switch to dark theme');
+
+    await page.getByLabel('Toggle menu').tap();
+    const menu = page.locator('#mobile-menu');
+    await expect(menu.getByRole('link', { name: 'Services' })).toHaveAttribute('aria-current', 'page');
+    await menu.getByRole('link', { name: 'About' }).tap();
+    await expect(page).toHaveURL(/\/about$/);
+
+    const form = footerForm(page);
+    await form.getByLabel('Email address').tap();
+    await form.getByLabel('Email address').fill(email);
+    await form.getByRole('button', { name: 'Subscribe' }).tap();
+    await expect(formStatus(page)).toHaveText('Thanks for subscribing!');
+    await removeSubscriber(email);
+  });
+});
+
+test.describe('without scripts', () => {
+  test('the newsletter posts to its function and lands on the outcome page; the address is never in a URL', async ({ browser, baseURL }) => {
+    const email = `noscript.${Date.now()}@example.com`;
+    const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+    const page = await context.newPage();
+    const urls: string[] = [];
+    page.on('request', (request) => urls.push(request.url()));
+    try {
+      await page.goto('/privacy');
+      await footerForm(page).getByLabel('Email address').fill(email);
+      await footerForm(page).getByRole('button', { name: 'Subscribe' }).click();
+      await expect(page).toHaveURL(/\/newsletter\/subscribed$/);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('You are subscribed');
+      await expect(page.getByRole('status').filter({ hasText: 'Thanks for subscribing!' })).toBeVisible();
+      const { data } = await db.from('newsletter_subscribers').select('email, organizations!inner(slug)').eq('email', email);
+      expect(data).toEqual([{ email, organizations: { slug: 'scale-pro' } }]);
+
+      await footerForm(page).getByLabel('Email address').fill('not-an-email');
+      await footerForm(page).getByRole('button', { name: 'Subscribe' }).click();
+      await expect(page).toHaveURL(/\/newsletter\/email-invalid$/);
+      await expect(page.getByRole('alert')).toHaveText('Please enter a valid email address.');
+      await expect(page.getByRole('form', { name: 'Try the newsletter again' })).toBeVisible();
+
+      expect(urls.filter((url) => url.includes('noscript.') || url.includes('not-an-email') || url.includes('%40'))).toEqual([]);
+    } finally {
+      await context.close();
+      await removeSubscriber(email);
+    }
   });
 });

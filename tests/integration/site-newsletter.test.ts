@@ -88,4 +88,47 @@ describe('newsletter function', () => {
     expect(streamed.status).toBe(413);
     expect((await streamed.json()).message).toMatch(/larger than 10240 bytes/);
   });
+
+  describe('a plain form post (no script): 303 to the outcome page, never the address in the URL', () => {
+    const form = (fields: Record<string, string>, init: RequestInit = {}) =>
+      post(new URLSearchParams(fields).toString(), { headers: { 'content-type': 'application/x-www-form-urlencoded' }, ...init });
+    const formAddress = `Form.${Date.now()}@Example.COM`;
+    afterAll(() => db.from('newsletter_subscribers').delete().eq('organization_id', organizationId).ilike('email', formAddress));
+
+    it.each([
+      ['a new address', { email: formAddress, organization }, '/newsletter/subscribed', 1],
+      ['the same address again', { email: formAddress.toUpperCase(), organization }, '/newsletter/already-subscribed', 1],
+    ])('%s goes to %s, one row', async (_case, fields, location, rows) => {
+      const response = await form(fields);
+      expect(response.status).toBe(303);
+      expect(response.headers.get('location')).toBe(location);
+      expect(await rowsFor(formAddress)).toHaveLength(rows);
+    });
+
+    it.each([
+      [{ email: 'not-an-email', organization }, '/newsletter/email-invalid'],
+      [{ email: '', organization }, '/newsletter/email-required'],
+      [{ organization }, '/newsletter/email-required'],
+      [{ email: `${'a'.repeat(250)}@example.com`, organization }, '/newsletter/email-too-long'],
+      [{ email: 'lost@example.com' }, '/newsletter/not-available'],
+      [{ email: 'lost@example.com', organization: 'no-such-organization' }, '/newsletter/not-available'],
+      [{ email: 'lost@example.com', organization: `scale-pro&email=other@example.com` }, '/newsletter/not-available'],
+    ])('refuses %j: goes to %s and stores nothing', async (fields, location) => {
+      const response = await form(fields);
+      expect(response.status).toBe(303);
+      expect(response.headers.get('location')).toBe(location);
+      const { data } = await db.from('newsletter_subscribers').select('id').in('email', ['not-an-email', 'lost@example.com', 'other@example.com']);
+      expect(data).toEqual([]);
+    });
+
+    it('a body over 10 KB goes to the failure page and stores nothing', async () => {
+      const email = `big.${Date.now()}@example.com`;
+      const response = await form({ email, organization, padding: 'x'.repeat(11 * 1024) });
+      expect(response.status).toBe(303);
+      expect(response.headers.get('location')).toBe('/newsletter/not-available');
+      const { data } = await db.from('newsletter_subscribers').select('id').eq('email', email);
+      expect(data).toEqual([]);
+    });
+  });
 });
+
