@@ -1,20 +1,21 @@
 import { PROVIDER_SCRIPT_URL } from '../lib/embeds.ts';
 
-let loading: Promise<void> | undefined;
+let loading: Promise<boolean> | undefined;
 
 /**
- * Loads the provider's embed script once per page. A failure is only logged (spec: no user message);
- * the frames still show without it, just without automatic sizing.
+ * Loads the provider's embed script once per page; resolves whether it came. A failure is logged (spec: no
+ * message of its own; the frame's fallback says what to do instead); the frames still show without the script,
+ * just without automatic sizing.
  */
-export function loadProviderScript(): Promise<void> {
-  loading ??= new Promise<void>((resolve) => {
+export function loadProviderScript(): Promise<boolean> {
+  loading ??= new Promise<boolean>((resolve) => {
     const script = document.createElement('script');
     script.src = PROVIDER_SCRIPT_URL;
     script.async = true;
-    script.onload = () => resolve();
+    script.onload = () => resolve(true);
     script.onerror = () => {
       console.error(`Failed to load the booking provider script from ${PROVIDER_SCRIPT_URL}`);
-      resolve();
+      resolve(false);
     };
     document.head.append(script);
   });

@@ -104,6 +104,8 @@ test.describe('touch', () => {
     await page.getByLabel('Toggle menu').tap();
     const menu = page.locator('#mobile-menu');
     await expect(menu.getByRole('link', { name: 'Services' })).toHaveAttribute('aria-current', 'page');
+    const look = (name: string) => menu.getByRole('link', { name }).evaluate((a) => `${getComputedStyle(a).color} ${getComputedStyle(a).borderLeftColor}`);
+    expect(await look('Services'), 'the current page stands out in the menu').not.toBe(await look('About'));
     await menu.getByRole('link', { name: 'About' }).tap();
     await expect(page).toHaveURL(/\/about$/);
 
