@@ -21,6 +21,7 @@ const areas: Record<string, () => Promise<Figure[] | AreaReport>> = {
   webhook: measureWebhook,
 };
 const chosen = process.argv.slice(2).filter((name) => name in areas);
+const started = performance.now();
 const figures: Figure[] = [];
 const sections: string[] = [];
 const detail: Record<string, unknown> = {};
@@ -40,9 +41,11 @@ const rows = figures.map(
     `| ${f.name} | ${round(f.median)} ${f.unit} | ${bound(f)} | ${f.ok ? 'ok' : '**over budget**'} | ${f.runs.length} |`,
 );
 const machine = `${process.platform} ${process.arch}, Node ${process.version}, ${new Date().toISOString()}`;
+const minutes = Math.round((performance.now() - started) / 6000) / 10;
 writeFileSync(
   join(import.meta.dirname, 'report.md'),
-  `# Benchmark report\n\nMeasured on ${machine} by \`npm run bench\`. Each figure is the median of its runs.\n\n` +
+  `# Benchmark report\n\nMeasured on ${machine} by \`npm run bench${chosen.length ? ` -- ${chosen.join(' ')}` : ''}\`. Each figure is the median of its runs. ` +
+    `Total time: ${minutes} min.\n\n` +
     `| figure | median | budget | status | runs |\n|---|---|---|---|---|\n${rows.join('\n')}\n` +
     sections.map((section) => `\n${section}\n`).join(''),
 );

@@ -2,8 +2,6 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { backOfficeReturnPath } from '../lib/blog-urls';
 import { hasStoredSession } from '../lib/supabase-config';
 import { toast } from '../stores/toast';
-import InvitationForm from './auth/InvitationForm';
-import ResetRequestForm from './auth/ResetRequestForm';
 import SignInForm from './auth/SignInForm';
 
 type Mode =
@@ -21,8 +19,13 @@ const HEADINGS: Record<Mode['kind'], string> = {
   invite: 'Accept Invitation',
 };
 
-/** The set-new-password form needs the session store, so it loads with it. */
+/**
+ * The first screen is the sign-in form; the other forms (and the schemas they validate with) load when a visitor
+ * opens them: the set-new-password form with the session store it needs.
+ */
 const NewPasswordForm = lazy(() => import('./auth/NewPasswordForm'));
+const ResetRequestForm = lazy(() => import('./auth/ResetRequestForm'));
+const InvitationForm = lazy(() => import('./auth/InvitationForm'));
 
 /** What the URL says, read before supabase-js consumes a reset link's fragment (client-only island). */
 function readLink() {
@@ -90,15 +93,13 @@ export default function AuthPage() {
       <h1 className="text-2xl font-bold">{HEADINGS[mode.kind]}</h1>
       {link.next && mode.kind === 'sign-in' && <p className="mt-2 text-muted-foreground">Sign in to continue where you were.</p>}
       <div className="mt-6">
-        {mode.kind === 'loading' && <p className="text-muted-foreground">Loading…</p>}
-        {mode.kind === 'sign-in' && <SignInForm next={link.next} onForgotPassword={() => setMode({ kind: 'reset' })} />}
-        {mode.kind === 'reset' && <ResetRequestForm onBack={toSignIn} />}
-        {mode.kind === 'new-password' && (
-          <Suspense fallback={<p className="text-muted-foreground">Loading…</p>}>
-            <NewPasswordForm email={mode.email} next={link.next} onDone={toSignIn} />
-          </Suspense>
-        )}
-        {mode.kind === 'invite' && <InvitationForm token={mode.token} onSignIn={toSignIn} />}
+        <Suspense fallback={<p className="text-muted-foreground">Loading…</p>}>
+          {mode.kind === 'loading' && <p className="text-muted-foreground">Loading…</p>}
+          {mode.kind === 'sign-in' && <SignInForm next={link.next} onForgotPassword={() => setMode({ kind: 'reset' })} />}
+          {mode.kind === 'reset' && <ResetRequestForm onBack={toSignIn} />}
+          {mode.kind === 'new-password' && <NewPasswordForm email={mode.email} next={link.next} onDone={toSignIn} />}
+          {mode.kind === 'invite' && <InvitationForm token={mode.token} onSignIn={toSignIn} />}
+        </Suspense>
       </div>
       <a href="/" className="mt-6 inline-block text-sm text-muted-foreground underline-offset-4 hover:underline">
         ← Back to Home

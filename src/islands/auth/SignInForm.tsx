@@ -1,12 +1,12 @@
 import { useState, type SubmitEvent } from 'react';
-import { SignInSchema } from '../../schemas/auth';
 import { toast } from '../../stores/toast';
 import { signInAndEnter } from './enter-admin';
 import FormField, { fieldErrors, SubmitButton } from './FormField';
 
 /**
  * Email and password; active admins continue to /admin (or, with `next`, every active member to that blog
- * management path), everyone else sees why not.
+ * management path), everyone else sees why not. The schema (and Zod with it) loads on the first submit, so the
+ * page's first screen needs neither.
  */
 export default function SignInForm({ next, onForgotPassword }: { next: string | null; onForgotPassword: () => void }) {
   const [busy, setBusy] = useState(false);
@@ -15,6 +15,7 @@ export default function SignInForm({ next, onForgotPassword }: { next: string | 
   async function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
+    const { SignInSchema } = await import('../../schemas/auth');
     const parsed = SignInSchema.safeParse({ email: form.get('email'), password: form.get('password') });
     if (!parsed.success) {
       setErrors(fieldErrors(parsed.error.issues));
