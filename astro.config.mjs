@@ -7,6 +7,7 @@ import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import { blogRedirects } from './src/integrations/blog-redirects.ts';
 import { clientInteraction } from './src/integrations/client-interaction.ts';
+import { pinnedPreloads } from './src/integrations/pinned-preloads.ts';
 import { securityHeaders } from './src/integrations/security-headers.ts';
 import { storageRemotePattern } from './src/lib/images.ts';
 import { inSitemap, withoutTrailingSlash } from './src/lib/sitemap.ts';
@@ -57,6 +58,7 @@ export default defineConfig({
   integrations: [
     react(),
     clientInteraction(),
+    pinnedPreloads(),
     staticOnly(),
     movedPosts.integration,
     securityHeaders(),
