@@ -68,7 +68,11 @@ interface RouteResult {
   toggleWorked: boolean;
   css: Bytes;
   html: Bytes;
+  /** Why the byte visit failed (its bytes are then zero and the toggle counts as not working). */
+  error?: string;
 }
+
+const NOT_MEASURED = { js: { raw: 0, gzip: 0 }, jsAfterInteraction: { raw: 0, gzip: 0 }, toggleWorked: false, css: { raw: 0, gzip: 0 }, html: { raw: 0, gzip: 0 } };
 
 /** Routes that share a template: all posts, category pages, tag pages, list pages N, services, newsletter answers. */
 function templateOf(route: string): string {
@@ -140,17 +144,17 @@ async function lighthouseRuns(url: string, port: number): Promise<Pick<RouteResu
 }
 
 /**
- * Bytes a visit loads: JavaScript before any interaction (load, network idle, one more second for anything
+ * Bytes a visit loads: JavaScript before any interaction (load, network idle, half a second more for anything
  * idle or visible that would still start), then hover the header's theme toggle, click it once and check the
  * theme switched, and the JavaScript loaded by then; CSS and HTML of the whole visit.
  */
-async function pageBytes(browser: import('@playwright/test').Browser, url: string): Promise<Pick<RouteResult, 'js' | 'jsAfterInteraction' | 'toggleWorked' | 'css' | 'html'>> {
+async function pageBytes(browser: import('@playwright/test').Browser, url: string): Promise<Pick<RouteResult, 'js' | 'jsAfterInteraction' | 'toggleWorked' | 'css' | 'html' | 'error'>> {
   const context = await browser.newContext({ colorScheme: 'light' });
   const totals = { js: { raw: 0, gzip: 0 }, css: { raw: 0, gzip: 0 }, html: { raw: 0, gzip: 0 } };
   const counted: Promise<void>[] = [];
   const settle = async () => {
     await page.waitForLoadState('networkidle');
-    await page.waitForTimeout(1000);
+    await page.waitForTimeout(500);
     await page.waitForLoadState('networkidle');
     await Promise.all(counted);
   };
@@ -248,7 +252,7 @@ function table(results: RouteResult[]): string {
   const rows = results.map((r) =>
     `| ${r.route} | ${r.lighthouseRoute === r.route ? m(r.runs.performance) : `(${r.lighthouseRoute})`} | ${m(r.runs.accessibility)} | ${m(r.runs.bestPractices)} | ` +
     `${m(r.runs.seo)}${r.noindex && r.runs.seo.length ? ' (noindex)' : ''} | ${m(r.runs.lcp)} | ${m(r.runs.tbt)} | ${m(r.runs.cls, 3)} | ` +
-    `${kb(r.js.gzip)} | ${kb(r.jsAfterInteraction.gzip)} | ${r.toggleWorked ? 'yes' : '**no**'} | ${kb(r.css.gzip)} | ${kb(r.html.gzip)} | ${r.ownIslands.join(', ') || '—'} |`);
+    `${kb(r.js.gzip)} | ${kb(r.jsAfterInteraction.gzip)} | ${r.error ? `**failed: ${r.error.replaceAll('|', '/')}**` : r.toggleWorked ? 'yes' : '**no**'} | ${kb(r.css.gzip)} | ${kb(r.html.gzip)} | ${r.ownIslands.join(', ') || '—'} |`);
   const failing = new Map<string, number>();
   for (const r of results) for (const id of r.failingAudits) failing.set(id, (failing.get(id) ?? 0) + 1);
   const audits = [...failing].sort((a, b) => b[1] - a[1]).map(([id, routes]) => `\`${id}\` (${routes} routes)`);
@@ -294,11 +298,29 @@ function summary(results: RouteResult[]): Figure[] {
     ...worst(auth, '/auth: JavaScript before interaction, gzip', 'KB', (r) => [r.js.gzip / KB], { budget: 80 }),
     ...worst(results, 'Public pages: most JavaScript after hovering and clicking the theme toggle, gzip', 'KB', (r) => [r.jsAfterInteraction.gzip / KB], {}),
     figure('Public pages where hovering the theme toggle and clicking it once did not switch the theme', 'routes', [results.filter((r) => !r.toggleWorked).length], 0),
+    figure('Public pages whose byte visit failed (the error is in the table)', 'routes', [results.filter((r) => r.error).length], 0),
     ...worst(results, 'Public pages: most CSS, gzip', 'KB', (r) => [r.css.gzip / KB], {}),
     ...worst(results, 'Public pages: largest HTML, gzip', 'KB', (r) => [r.html.gzip / KB], {}),
     ...worst(measured, 'Public pages: most render-blocking scripts', 'scripts', (r) => [r.renderBlockingScripts.length], { budget: 0 }),
   ];
 }
+
+/** Runs `work` on every item, at most `width` at a time; results in the items' order. */
+async function pooled<T, R>(items: T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+  return results;
+}
+
+/** Byte visits at once: they count bytes, not time, so they may share the machine (Lighthouse runs alone, before them). */
+const BYTE_VISITS_AT_ONCE = 4;
 
 export async function measurePages(): Promise<AreaReport> {
   return withServedSite(async ({ baseUrl, dist }) => {
@@ -307,28 +329,37 @@ export async function measurePages(): Promise<AreaReport> {
     const only = process.env.BENCH_ROUTES?.split(',');
     for (const page of pagesOf(dist)) if ((!only || only.includes(page.route)) && (await answersOk(baseUrl + page.route))) pages.push(page);
     if (!pages.length) throw new Error(`No page of ${dist} answered 200 at ${baseUrl}`);
+    /** Each template's route, whose Lighthouse runs stand for the template's other routes. */
+    const representatives = new Map<string, string>();
+    for (const { route } of pages) {
+      const template = process.env.BENCH_ALL_ROUTES ? route : templateOf(route);
+      if (!representatives.has(template)) representatives.set(template, route);
+    }
+    const standsFor = (route: string) => representatives.get(process.env.BENCH_ALL_ROUTES ? route : templateOf(route))!;
+    const none = { runs: { performance: [], accessibility: [], bestPractices: [], seo: [], lcp: [], tbt: [], cls: [] }, renderBlockingScripts: [], failingAudits: [] };
+    const lighthouseOf = new Map<string, Awaited<ReturnType<typeof lighthouseRuns>>>();
     const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: ['--headless=new', ...QUIET_FLAGS] });
-    const browser = await launchChromium();
-    const results: RouteResult[] = [];
-    let images: Awaited<ReturnType<typeof imageBytes>> = [];
     try {
-      /** Each template's route, whose Lighthouse runs stand for the template's other routes. */
-      const representatives = new Map<string, string>();
-      const none = { runs: { performance: [], accessibility: [], bestPractices: [], seo: [], lcp: [], tbt: [], cls: [] }, renderBlockingScripts: [], failingAudits: [] };
-      for (const { route, file } of pages) {
-        const url = baseUrl + route;
-        const template = process.env.BENCH_ALL_ROUTES ? route : templateOf(route);
-        const stands = representatives.get(template);
-        console.error(`pages: ${route}${stands ? ` (Lighthouse: ${stands})` : ''}`);
-        if (!stands) representatives.set(template, route);
-        const lighthouse = stands ? none : await lighthouseRuns(url, chrome.port);
-        results.push({ route, lighthouseRoute: stands ?? route, ...pageFacts(file), ...lighthouse, ...(await pageBytes(browser, url)) });
-        if (route === '/') images = await imageBytes(browser, url);
+      for (const route of representatives.values()) {
+        console.error(`pages: Lighthouse ${route}`);
+        lighthouseOf.set(route, await lighthouseRuns(baseUrl + route, chrome.port));
       }
     } finally {
-      await browser.close();
       chrome.kill();
     }
-    return { figures: [...summary(results), ...homeFigures(results, images)], markdown: table(results), detail: results };
+    const browser = await launchChromium();
+    try {
+      const results = await pooled(pages, BYTE_VISITS_AT_ONCE, async ({ route, file }): Promise<RouteResult> => {
+        const stands = standsFor(route);
+        const lighthouse = stands === route ? lighthouseOf.get(route)! : none;
+        const bytes = await pageBytes(browser, baseUrl + route).catch((error: Error) => ({ ...NOT_MEASURED, error: error.message.split('\n')[0]! }));
+        console.error(`pages: bytes ${route}${bytes.error ? ` failed: ${bytes.error}` : ''}`);
+        return { route, lighthouseRoute: stands, ...pageFacts(file), ...lighthouse, ...bytes };
+      });
+      const images = results.some((r) => r.route === '/') ? await imageBytes(browser, baseUrl + '/') : [];
+      return { figures: [...summary(results), ...homeFigures(results, images)], markdown: table(results), detail: results };
+    } finally {
+      await browser.close();
+    }
   });
 }

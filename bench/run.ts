@@ -25,8 +25,12 @@ const started = performance.now();
 const figures: Figure[] = [];
 const sections: string[] = [];
 const detail: Record<string, unknown> = {};
+const minutesSince = (start: number) => Math.round((performance.now() - start) / 6000) / 10;
+const timings: string[] = [];
 for (const name of chosen.length ? chosen : Object.keys(areas)) {
+  const areaStarted = performance.now();
   const measured = await areas[name]!();
+  timings.push(`${name} ${minutesSince(areaStarted)}`);
   const report = Array.isArray(measured) ? { figures: measured } : measured;
   figures.push(...report.figures);
   if (report.markdown) sections.push(report.markdown);
@@ -41,11 +45,10 @@ const rows = figures.map(
     `| ${f.name} | ${round(f.median)} ${f.unit} | ${bound(f)} | ${f.ok ? 'ok' : '**over budget**'} | ${f.runs.length} |`,
 );
 const machine = `${process.platform} ${process.arch}, Node ${process.version}, ${new Date().toISOString()}`;
-const minutes = Math.round((performance.now() - started) / 6000) / 10;
 writeFileSync(
   join(import.meta.dirname, 'report.md'),
   `# Benchmark report\n\nMeasured on ${machine} by \`npm run bench${chosen.length ? ` -- ${chosen.join(' ')}` : ''}\`. Each figure is the median of its runs. ` +
-    `Total time: ${minutes} min.\n\n` +
+    `Total time: ${minutesSince(started)} min (${timings.join(', ')}).\n\n` +
     `| figure | median | budget | status | runs |\n|---|---|---|---|---|\n${rows.join('\n')}\n` +
     sections.map((section) => `\n${section}\n`).join(''),
 );

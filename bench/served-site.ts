@@ -37,7 +37,9 @@ async function waitUntilServing(baseUrl: string, exited: () => string | undefine
   while (Date.now() < deadline) {
     const failure = exited();
     if (failure) throw new Error(failure);
-    const status = await fetch(baseUrl, { signal: AbortSignal.timeout(5000) }).then((r) => r.status, () => 0);
+    // The body is read to the end: a response left unread keeps its socket paused, and undici asserts when the
+    // server then closes it (an uncaught `assert(!this.paused)` that ends the run).
+    const status = await fetch(baseUrl, { signal: AbortSignal.timeout(5000) }).then(async (r) => (await r.arrayBuffer(), r.status), () => 0);
     if (status === 200) return;
     await new Promise((done) => setTimeout(done, 1000));
   }
