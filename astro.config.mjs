@@ -6,7 +6,7 @@ import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import { blogRedirects } from './src/integrations/blog-redirects.ts';
-import { clientInteraction } from './src/integrations/client-interaction.ts';
+import { clientDirectives } from './src/integrations/client-directives.ts';
 import { pinnedPreloads } from './src/integrations/pinned-preloads.ts';
 import { securityHeaders } from './src/integrations/security-headers.ts';
 import { storageRemotePattern } from './src/lib/images.ts';
@@ -57,7 +57,7 @@ export default defineConfig({
   },
   integrations: [
     react(),
-    clientInteraction(),
+    clientDirectives(),
     pinnedPreloads(),
     staticOnly(),
     movedPosts.integration,

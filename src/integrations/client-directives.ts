@@ -1,16 +1,21 @@
 /**
- * Registers `client:interaction` (src/client-directives/interaction.ts): hydrate an island on the first
- * pointerover, focusin or touchstart on it, replaying a click that came first.
+ * Registers our own client directives (src/client-directives/):
+ * - `client:interaction`: hydrate an island on the first pointerover, focusin or touchstart on it, replaying a
+ *   click that came first;
+ * - `client:query`: hydrate an island only when the address carries a search (`?q=`).
  */
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 
-export function clientInteraction(): AstroIntegration {
+const entrypoint = (name: string) => fileURLToPath(new URL(`../client-directives/${name}.ts`, import.meta.url));
+
+export function clientDirectives(): AstroIntegration {
   return {
-    name: 'client-interaction',
+    name: 'client-directives',
     hooks: {
       'astro:config:setup': ({ addClientDirective }) => {
-        addClientDirective({ name: 'interaction', entrypoint: fileURLToPath(new URL('../client-directives/interaction.ts', import.meta.url)) });
+        addClientDirective({ name: 'interaction', entrypoint: entrypoint('interaction') });
+        addClientDirective({ name: 'query', entrypoint: entrypoint('query') });
       },
     },
   };
@@ -20,5 +25,7 @@ declare module 'astro' {
   interface AstroClientDirectives {
     /** Hydrate on the first pointerover, focusin or touchstart on the island (a click before that is replayed). */
     'client:interaction'?: boolean;
+    /** Hydrate only when the address has a non-blank `q`; otherwise the page's `[data-blank-query]` shows. */
+    'client:query'?: boolean;
   }
 }

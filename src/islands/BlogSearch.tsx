@@ -15,7 +15,6 @@ interface Pagefind {
 
 type State =
   | { kind: 'loading' }
-  | { kind: 'blank' }
   | { kind: 'error'; message: string }
   | { kind: 'done'; query: string; page: number; total: number; posts: PostCardData[] };
 
@@ -28,10 +27,9 @@ async function runSearch(query: string, page: number): Promise<Extract<State, { 
   return { kind: 'done', query, page, total: results.length, posts: posts.filter(Boolean) };
 }
 
-/** The search the address asks for: `q` trimmed (blank: nothing to search) and the 1-based `page`. */
+/** The search the address asks for: `q` trimmed (never blank: see BlogSearch) and the 1-based `page`. */
 async function searchFromAddress(search: string): Promise<State> {
   const query = searchQuery(search);
-  if (!query) return { kind: 'blank' };
   const page = Math.max(1, Number.parseInt(new URLSearchParams(search).get('page') ?? '1', 10) || 1);
   document.title = `Search results for "${query}" | ${document.title.split(' | ').pop()}`;
   return runSearch(query, page);
@@ -55,8 +53,8 @@ function Skeletons() {
 }
 
 /**
- * The search results of /blog/search?q=…: the query is trimmed and a blank one ignored; 6 skeleton cards
- * while the index loads; the error with Try Again (reloads); otherwise the matching posts, 6 per page.
+ * The search results of /blog/search?q=…, hydrated by `client:query` only when the trimmed query is not blank
+ * (the page itself says what to do when it is, and loads no React); 6 skeleton cards while the index loads; the error with Try Again (reloads); otherwise the matching posts, 6 per page.
  */
 export default function BlogSearch() {
   const [state, setState] = useState<State>({ kind: 'loading' });
@@ -68,9 +66,6 @@ export default function BlogSearch() {
     });
   }, []);
 
-  if (state.kind === 'blank') {
-    return <p className="text-muted-foreground">Type what you are looking for in the search box above.</p>;
-  }
   return (
     <div aria-busy={state.kind === 'loading'}>
       <h2 className="mb-6 text-2xl font-bold md:text-3xl" data-list-heading>

@@ -37,10 +37,17 @@ test('a query that matches nothing shows the empty state', async ({ page }) => {
   await expect(page.getByText("Try adjusting your search or filter to find what you're looking for.")).toBeVisible();
 });
 
-test('an address with a blank query shows no results and no error', async ({ page }) => {
-  await page.goto('/blog/search?q=%20%20');
-  await expect(page.getByText('Type what you are looking for in the search box above.')).toBeVisible();
-  await expect(page.getByRole('heading', { name: /Search results/ })).toHaveCount(0);
+test('an address with a blank query shows no results and no error, and loads no React', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => request.resourceType() === 'script' && scripts.push(new URL(request.url()).pathname));
+  for (const address of ['/blog/search?q=%20%20', '/blog/search']) {
+    await page.goto(address);
+    await expect(page.getByText('Type what you are looking for in the search box above.')).toBeVisible();
+    await expect(page.getByRole('heading', { name: /Search results/ })).toHaveCount(0);
+    await expect(page.locator('[data-skeletons]')).toBeHidden();
+  }
+  await page.waitForLoadState('networkidle');
+  expect(scripts.filter((path) => /react|client\.[\w-]+\.js|BlogSearch\.|pagefind/i.test(path))).toEqual([]);
 });
 
 test('when the index cannot load, the error offers Try Again, which reloads', async ({ page }) => {
