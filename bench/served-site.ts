@@ -61,6 +61,8 @@ export async function withServedSite<T>(measure: (site: ServedSite) => Promise<T
     SITE_URL: baseUrl,
     // Nothing the measurements do may start a site build under the server.
     REBUILD_QUIET_WINDOW_MS: '3600000',
+    // Nor run the scheduled functions every minute beside them (work that would land in a measurement).
+    LOCAL_SCHEDULER: 'off',
   };
   const env = { ...process.env, ...functionEnv, BROWSER: 'none' };
   const args = ['--offline', '--port', String(servePort), '--functions-port', String(servePort + 1), '--staticServerPort', String(staticPort)];
