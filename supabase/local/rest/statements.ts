@@ -79,7 +79,18 @@ export type InsertOptions = {
   missingDefault: boolean;
 };
 
-/** POST /table: insert (or upsert) one object or an array of objects. */
+/**
+ * POST /table: insert (or upsert) one object or an array of objects. The body is read once for all rows, as
+ * PostgREST does: `json_array_elements` splits it and each element is read into the row type once, so the
+ * work grows with the body (a value per row and column taken by `$1::json->i` re-parsed the whole body
+ * each time). Rows go in, and come back through RETURNING, in the body's order.
+ *
+ * With `Prefer: missing=default` a column no row gives is left out of the column list, so it takes its
+ * DEFAULT exactly as Postgres applies it (identity and generated columns included). A column only some rows
+ * give takes, in the rows without its key, the column's default expression from the schema cache: a CASE
+ * keeps it one INSERT in input order, where one INSERT per key set would fire statement triggers once per
+ * set, lose the order of the returned rows and let the sets' ON CONFLICT miss each other.
+ */
 export function insertStatement(cache: SchemaCache, table: Table, query: QueryParams, body: unknown, options: InsertOptions): Statement {
   const rows = (Array.isArray(body) ? body : [body]) as Record<string, unknown>[];
   if (rows.some((row) => row === null || typeof row !== 'object' || Array.isArray(row))) {
@@ -87,20 +98,24 @@ export function insertStatement(cache: SchemaCache, table: Table, query: QueryPa
   }
   const columns = query.columns ?? [...new Set(rows.flatMap((row) => Object.keys(row)))];
   for (const column of columns) if (!table.columns.has(column)) throw unknownColumn(table, column);
+  const given = options.missingDefault ? columns.filter((column) => rows.some((row) => column in row)) : columns;
   const ctx = context(cache, query.nodes);
   const target = `${qualified(cache, table.name)} AS ${ident(table.name)}`;
   let insert: string;
   if (rows.length === 0) {
     insert = `INSERT INTO ${target} SELECT * FROM ${qualified(cache, table.name)} WHERE FALSE`;
-  } else if (columns.length === 0) {
+  } else if (given.length === 0) {
     insert = `INSERT INTO ${target} VALUES ${rows.map(() => '(DEFAULT)').join(', ')}`;
   } else {
     const json = ctx.params.add(JSON.stringify(rows));
-    const rowType = `NULL::${qualified(cache, table.name)}`;
-    const values = rows.map((row, i) => `(${columns.map((column) => column in row || !options.missingDefault
-      ? `(json_populate_record(${rowType}, ${json}::json->${i})).${ident(column)}`
-      : 'DEFAULT').join(', ')})`);
-    insert = `INSERT INTO ${target} (${columns.map(ident).join(', ')}) VALUES ${values.join(', ')}`;
+    const value = (column: string) => {
+      const read = `pgrst_body.${ident(column)}`;
+      if (!options.missingDefault || rows.every((row) => column in row)) return read;
+      const fallback = table.columns.get(column)!.defaultSql ?? 'NULL';
+      return `CASE WHEN pgrst_element.value -> ${ctx.params.add(column)}::text IS NULL THEN ${fallback} ELSE ${read} END`;
+    };
+    insert = `INSERT INTO ${target} (${given.map(ident).join(', ')}) SELECT ${given.map(value).join(', ')} `
+      + `FROM json_array_elements(${json}::json) AS pgrst_element, json_populate_record(NULL::${qualified(cache, table.name)}, pgrst_element.value) AS pgrst_body`;
   }
   if (options.resolution && rows.length) {
     const conflict = query.onConflict ?? table.primaryKey;
