@@ -135,7 +135,10 @@ function whereSql(ctx: BuildContext, table: Table, query: QueryParams): string {
   return conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '';
 }
 
-/** PATCH /table?filters: update the matching rows with the body's columns. */
+/**
+ * PATCH /table?filters: update the matching rows with the body's columns. The body is read once, in FROM:
+ * `(json_populate_record(...)).col` in SET would be evaluated again for every column of every matched row.
+ */
 export function updateStatement(cache: SchemaCache, table: Table, query: QueryParams, body: unknown, representation: boolean): Statement | null {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ApiError(400, { code: 'PGRST102', message: 'Empty or invalid json' });
@@ -145,9 +148,9 @@ export function updateStatement(cache: SchemaCache, table: Table, query: QueryPa
   for (const column of columns) if (!table.columns.has(column)) throw unknownColumn(table, column);
   const ctx = context(cache, query.nodes);
   const json = ctx.params.add(JSON.stringify(body));
-  const record = `json_populate_record(NULL::${qualified(cache, table.name)}, ${json}::json)`;
-  const set = columns.map((column) => `${ident(column)} = (${record}).${ident(column)}`).join(', ');
-  const update = `UPDATE ${qualified(cache, table.name)} AS ${ident(table.name)} SET ${set}${whereSql(ctx, table, query)}`;
+  const set = columns.map((column) => `${ident(column)} = pgrst_body.${ident(column)}`).join(', ');
+  const update = `UPDATE ${qualified(cache, table.name)} AS ${ident(table.name)} SET ${set} `
+    + `FROM json_populate_record(NULL::${qualified(cache, table.name)}, ${json}::json) AS pgrst_body${whereSql(ctx, table, query)}`;
   return finishMutation(cache, table, query, ctx, update, representation);
 }
 
