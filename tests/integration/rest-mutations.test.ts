@@ -105,6 +105,72 @@ describe('REST insert', () => {
     expect(located.headers.get('location')).toMatch(/^\/posts\?id=eq\.\d+$/);
   });
 
+  it('inserts 1,000 rows in one request and returns them in input order with their values', async () => {
+    const rows = Array.from({ length: 1000 }, (_, i) => ({
+      author_id: USERS.ada, title: `Bulk ${i}`, slug: `mutation-bulk-${i}`, tags: [`t${i % 7}`], metadata: { i, text: 'é "quoted", ✓' }, rating: i % 10,
+    }));
+    const { data, error, status } = await service.from('posts').insert(rows).select('id, slug, title, tags, metadata, rating, status');
+    expect(error).toBeNull();
+    expect(status).toBe(201);
+    expect(data).toHaveLength(1000);
+    expect(data!.map((row) => row.slug)).toEqual(rows.map((row) => row.slug));
+    data!.forEach((row, i) => expect(row).toMatchObject({ title: `Bulk ${i}`, tags: [`t${i % 7}`], metadata: { i, text: 'é "quoted", ✓' }, rating: i % 10, status: 'draft' }));
+    const ids = data!.map((row) => row.id as number);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    const { count } = await service.from('posts').select('id', { count: 'exact', head: true }).like('slug', 'mutation-bulk-%');
+    expect(count).toBe(1000);
+  });
+
+  it('upserts many rows in one request: existing rows merged (same ids), new ones inserted, input order kept', async () => {
+    const before = await service.from('posts').select('id, slug').like('slug', 'mutation-bulk-%').order('id');
+    expect(before.data).toHaveLength(1000);
+    const idOf = new Map(before.data!.map((row) => [row.slug as string, row.id as number]));
+    // Every other existing row, interleaved with as many new ones.
+    const rows = Array.from({ length: 1000 }, (_, i) => ({
+      author_id: USERS.ada, title: `Upserted ${i}`, slug: i % 2 ? `mutation-bulk-new-${i}` : `mutation-bulk-${i}`,
+    }));
+    const { data, error } = await service.from('posts').upsert(rows, { onConflict: 'slug' }).select('id, slug, title, tags');
+    expect(error).toBeNull();
+    expect(data!.map((row) => row.slug)).toEqual(rows.map((row) => row.slug));
+    data!.forEach((row, i) => {
+      expect(row.title).toBe(`Upserted ${i}`);
+      if (i % 2 === 0) expect(row).toMatchObject({ id: idOf.get(row.slug), tags: [`t${i % 7}`] });
+      else expect(idOf.has(row.slug)).toBe(false);
+    });
+    const { count } = await service.from('posts').select('id', { count: 'exact', head: true }).like('slug', 'mutation-bulk-%');
+    expect(count).toBe(1500);
+  });
+
+  it('missing=default in a bulk insert gives each row the defaults of the keys it lacks, identity included', async () => {
+    const rows = Array.from({ length: 300 }, (_, i) => {
+      const base = { author_id: USERS.ada, title: `Ragged ${i}`, slug: `mutation-ragged-${i}` };
+      if (i % 3 === 0) return { ...base, status: 'published', views: i };
+      if (i % 3 === 1) return { ...base, tags: ['given'] };
+      return { ...base, id: 90_000 + i, metadata: { i } };
+    });
+    const { data, error } = await ada.from('posts').insert(rows, { defaultToNull: false }).select('id, slug, status, tags, metadata, views, editor_id');
+    expect(error).toBeNull();
+    expect(data!.map((row) => row.slug)).toEqual(rows.map((row) => row.slug));
+    data!.forEach((row, i) => {
+      expect(row).toMatchObject({
+        status: i % 3 === 0 ? 'published' : 'draft',
+        views: i % 3 === 0 ? i : 0,
+        tags: i % 3 === 1 ? ['given'] : [],
+        metadata: i % 3 === 2 ? { i } : {},
+        editor_id: null,
+      });
+      if (i % 3 === 2) expect(row.id).toBe(90_000 + i);
+      else expect(row.id).toBeLessThan(90_000);
+    });
+    // A key given as null stays null: only a missing key takes the default (status is not null).
+    const explicitNull = await ada.from('posts').insert([
+      { author_id: USERS.ada, title: 'Ragged default', slug: 'mutation-ragged-default' },
+      { author_id: USERS.ada, title: 'Ragged null', slug: 'mutation-ragged-null', status: null },
+    ], { defaultToNull: false });
+    expect(explicitNull.status).toBe(400);
+    expect(explicitNull.error?.code).toBe('23502');
+  });
+
   it('rolls back with Prefer: tx=rollback', async () => {
     const response = await raw('POST', '/posts?select=slug', JSON.stringify({ author_id: USERS.ada, title: 'Gone', slug: 'mutation-rolled-back' }), {
       authorization: `Bearer ${(await import('./support/rest-clients.ts')).userToken(USERS.ada)}`, prefer: 'return=representation, tx=rollback',
