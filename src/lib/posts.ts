@@ -212,31 +212,68 @@ export function toPostCardData(post: BlogPost): PostCardData {
   };
 }
 
-/** Posts of a category (by slug), newest first. */
-export function postsInCategory(posts: readonly BlogPost[], categorySlug: string): BlogPost[] {
-  return posts.filter((post) => post.category?.slug === categorySlug);
+/**
+ * What the pages ask about the whole blog (a category's posts, a tag's posts, the tag list), computed in one
+ * pass the first time a list of posts is asked about and kept while that array lives, so a page pays a lookup,
+ * not a pass over every post (at 10,000 posts a pass per page made the build quadratic). Lists of posts are
+ * never changed once built; the answers are shared, so callers do not change them either.
+ */
+interface PostsIndex {
+  byCategory: Map<string, BlogPost[]>;
+  byTag: Map<string, BlogPost[]>;
+  tags: TagSummary[];
 }
 
-/** Posts carrying a tag (by tag slug), newest first. */
-export function postsWithTag(posts: readonly BlogPost[], slug: string): BlogPost[] {
-  return posts.filter((post) => post.tags.some((tag) => tagSlug(tag) === slug));
+const postsIndexes = new WeakMap<readonly BlogPost[], PostsIndex>();
+
+function postsIndex(posts: readonly BlogPost[]): PostsIndex {
+  let index = postsIndexes.get(posts);
+  if (index) return index;
+  const byCategory = new Map<string, BlogPost[]>();
+  const byTag = new Map<string, BlogPost[]>();
+  const summaries = new Map<string, TagSummary>();
+  for (const post of posts) {
+    if (post.category) append(byCategory, post.category.slug, post);
+    const seen = new Set<string>();
+    for (const tag of post.tags) {
+      const slug = tagSlug(tag);
+      if (seen.has(slug)) continue;
+      seen.add(slug);
+      append(byTag, slug, post);
+      // The first spelling seen names the tag.
+      const summary = summaries.get(slug) ?? { name: tag, slug, count: 0 };
+      summary.count += 1;
+      summaries.set(slug, summary);
+    }
+  }
+  const tags = [...summaries.values()].sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
+  index = { byCategory, byTag, tags };
+  postsIndexes.set(posts, index);
+  return index;
+}
+
+function append(map: Map<string, BlogPost[]>, key: string, post: BlogPost): void {
+  const list = map.get(key);
+  if (list) list.push(post);
+  else map.set(key, [post]);
+}
+
+/** Posts of a category (by slug), in the order of `posts` (newest first for the blog's). */
+export function postsInCategory(posts: readonly BlogPost[], categorySlug: string): readonly BlogPost[] {
+  return postsIndex(posts).byCategory.get(categorySlug) ?? [];
+}
+
+/** Posts carrying a tag (by tag slug), in the order of `posts`. */
+export function postsWithTag(posts: readonly BlogPost[], slug: string): readonly BlogPost[] {
+  return postsIndex(posts).byTag.get(slug) ?? [];
 }
 
 /**
  * Every tag of the posts, one entry per tag slug (the first spelling seen names it), most used first,
  * then by name.
  */
-export function tagSummaries(posts: readonly BlogPost[]): TagSummary[] {
-  const bySlug = new Map<string, TagSummary>();
-  for (const post of posts) {
-    for (const slug of new Set(post.tags.map(tagSlug))) {
-      const name = post.tags.find((tag) => tagSlug(tag) === slug)!;
-      const summary = bySlug.get(slug) ?? { name, slug, count: 0 };
-      summary.count += 1;
-      bySlug.set(slug, summary);
-    }
-  }
-  return [...bySlug.values()].sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
+export function tagSummaries(posts: readonly BlogPost[]): readonly TagSummary[] {
+  return postsIndex(posts).tags;
 }
 
 const POST_COLUMNS =
