@@ -18,6 +18,9 @@ import { embedUrls, PROVIDER_SCRIPT_URL } from '../lib/embeds.ts';
 import { getSiteOrganization } from '../lib/organizations.ts';
 import { publicSupabaseConfig } from '../lib/supabase-config.ts';
 
+/** Pages read at once when collecting the inline scripts. */
+const PARALLEL_READS = 16;
+
 /** Two years, the max-age hstspreload.org recommends. */
 const HSTS_MAX_AGE_SECONDS = 63_072_000;
 
@@ -60,7 +63,14 @@ async function policyForBuild(dir: URL, env: Record<string, string | undefined>)
   const root = fileURLToPath(dir);
   const pages = ((await readdir(root, { recursive: true })) as string[]).filter((file) => file.endsWith('.html'));
   const hashes = new Set<string>();
-  for (const page of pages) for (const hash of inlineScriptHashes(await readFile(join(root, page), 'utf8'))) hashes.add(hash);
+  // Read several pages at a time: at 10,000 posts there are 17,000 pages, and one read after the other took seconds.
+  let next = 0;
+  const reader = async () => {
+    while (next < pages.length) {
+      for (const hash of inlineScriptHashes(await readFile(join(root, pages[next++]!), 'utf8'))) hashes.add(hash);
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL_READS }, reader));
   const embeds = embedUrls(await getSiteOrganization(env));
   const frames = [embeds.booking, embeds.contactForm].filter((url): url is string => url !== null);
   const csp = contentSecurityPolicy({
