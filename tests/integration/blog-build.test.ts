@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBlogRows } from '../../src/lib/posts.ts';
 import { DIST, ensureBuilt, hasPage, htmlFiles, netlifyFile, pageHtml, visibleText } from './support/built-site';
-import { backend, seed, withDatabase } from './support/db-fixtures';
+import { backend, seed, serviceClient, withDatabase } from './support/db-fixtures';
 
 const ROOT = join(DIST, '..');
 const cardCount = (html: string) => (html.match(/<article class="flex flex-col overflow-hidden/g) ?? []).length;
@@ -222,4 +222,46 @@ describe('the evergreen blog, built with and without the database', () => {
     const withoutHashes = (html: string) => html.replace(/(\/_astro\/[\w.-]+?)\.[\w-]{8}\.(js|css)/g, '$1.$2');
     expect(withoutHashes(pageHtml('/blog', join(work, 'snapshot')))).toBe(withoutHashes(pageHtml('/blog', live)));
   }, BUILD_TIMEOUT);
+});
+
+describe('a blog larger than its feed', () => {
+  const work = mkdtempSync(join(tmpdir(), 'blog-feed-'));
+  const since = new Date().toISOString();
+  const run = Date.now();
+  let slugs: string[];
+
+  beforeAll(async () => {
+    const service = serviceClient();
+    const rows = Array.from({ length: 60 }, (_, i) => ({
+      organization_id: seed.evergreen,
+      title: `Feed test article ${i + 1}`,
+      slug: `feed-test-${run}-${i + 1}`,
+      content: '<p>Lawn care through the seasons.</p>',
+      status: 'published',
+      published_at: new Date(Date.now() - (i + 1) * 60_000).toISOString(),
+    }));
+    const inserted = await service.from('blog_posts').insert(rows);
+    expect(inserted.error).toBeNull();
+    slugs = await publishedSlugs(seed.evergreen);
+    const build = buildInto(work, { SITE_ORG: 'evergreen-landscaping', BLOG_SNAPSHOT_DIR: join(work, '.snapshots'), PUBLIC_SUPABASE_URL: backend.url });
+    expect(build.status, build.output).toBe(0);
+  }, BUILD_TIMEOUT);
+  afterAll(async () => {
+    const service = serviceClient();
+    await service.from('blog_posts').delete().eq('organization_id', seed.evergreen).like('slug', `feed-test-${run}-%`);
+    await service.from('site_rebuild_requests').delete().eq('organization_id', seed.evergreen).gte('requested_at', since);
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('carries the newest 50 posts with full links; the sitemap still lists every post', () => {
+    expect(slugs.length).toBeGreaterThan(60);
+    const rss = readFileSync(join(work, 'rss.xml'), 'utf8');
+    const links = [...rss.matchAll(/<item>[\s\S]*?<link>([^<]+)<\/link>/g)].map((m) => m[1]!);
+    expect(links).toHaveLength(50);
+    for (const link of links) expect(link).toMatch(/^https?:\/\/[^/]+\/blog\/[\w-]+$/);
+    expect(links.map((link) => new URL(link).pathname)).toEqual(slugs.slice(0, 50).map((slug) => `/blog/${slug}`));
+    const sitemap = readdirSync(work).filter((file) => /^sitemap-\d+\.xml$/.test(file)).map((file) => readFileSync(join(work, file), 'utf8')).join('');
+    const paths = new Set([...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname));
+    for (const slug of slugs) expect(paths.has(`/blog/${slug}`), slug).toBe(true);
+  });
 });
