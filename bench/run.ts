@@ -1,6 +1,8 @@
 /**
  * `npm run bench [-- area ...]`: measures the product on this machine, writes `bench/report.md` (for people) and
  * `bench/report.json` (the same figures), and exits non-zero when a median breaks its budget.
+ * `npm run bench:scale` (`-- scale`) measures the blog at 10,000 posts, which takes longer than the default run
+ * may, into its own `bench/scale-report.md` / `.json`.
  * Not part of `npm test`: figures depend on the machine, budgets are checked here, never in tests.
  */
 import { writeFileSync } from 'node:fs';
@@ -9,6 +11,7 @@ import { measureAdmin } from './admin.ts';
 import { measureLocalBackend } from './local-backend.ts';
 import type { AreaReport, Figure } from './measure.ts';
 import { measurePages } from './pages.ts';
+import { measureScale } from './scale.ts';
 import { measureSiteBuild } from './site-build.ts';
 import { measureWebhook } from './webhook.ts';
 
@@ -20,7 +23,13 @@ const areas: Record<string, () => Promise<Figure[] | AreaReport>> = {
   admin: measureAdmin,
   webhook: measureWebhook,
 };
-const chosen = process.argv.slice(2).filter((name) => name in areas);
+/** Measured only when named, alone, into their own report. */
+const separate: Record<string, () => Promise<Figure[] | AreaReport>> = { scale: measureScale };
+const named = process.argv.slice(2);
+const alone = named.find((name) => name in separate);
+if (alone && named.length > 1) throw new Error(`\`${alone}\` runs alone (npm run bench:${alone})`);
+const chosen = alone ? [alone] : named.filter((name) => name in areas);
+const reportName = alone ? `${alone}-report` : 'report';
 const started = performance.now();
 const figures: Figure[] = [];
 const sections: string[] = [];
@@ -29,7 +38,7 @@ const minutesSince = (start: number) => Math.round((performance.now() - start) /
 const timings: string[] = [];
 for (const name of chosen.length ? chosen : Object.keys(areas)) {
   const areaStarted = performance.now();
-  const measured = await areas[name]!();
+  const measured = await (areas[name] ?? separate[name])!();
   timings.push(`${name} ${minutesSince(areaStarted)}`);
   const report = Array.isArray(measured) ? { figures: measured } : measured;
   figures.push(...report.figures);
@@ -46,14 +55,14 @@ const rows = figures.map(
 );
 const machine = `${process.platform} ${process.arch}, Node ${process.version}, ${new Date().toISOString()}`;
 writeFileSync(
-  join(import.meta.dirname, 'report.md'),
-  `# Benchmark report\n\nMeasured on ${machine} by \`npm run bench${chosen.length ? ` -- ${chosen.join(' ')}` : ''}\`. Each figure is the median of its runs. ` +
+  join(import.meta.dirname, `${reportName}.md`),
+  `# Benchmark report\n\nMeasured on ${machine} by \`npm run ${alone ? `bench:${alone}` : `bench${chosen.length ? ` -- ${chosen.join(' ')}` : ''}`}\`. Each figure is the median of its runs. ` +
     `Total time: ${minutesSince(started)} min (${timings.join(', ')}).\n\n` +
     `| figure | median | budget | status | runs |\n|---|---|---|---|---|\n${rows.join('\n')}\n` +
     sections.map((section) => `\n${section}\n`).join(''),
 );
 writeFileSync(
-  join(import.meta.dirname, 'report.json'),
+  join(import.meta.dirname, `${reportName}.json`),
   JSON.stringify({ measured_at: new Date().toISOString(), machine, figures: figures.map((f) => ({ ...f, median: round(f.median), runs: f.runs.map(round) })), detail }, null, 2) + '\n',
 );
 console.log(rows.join('\n'));

@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
-import { createClient } from '@supabase/supabase-js';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { LOCAL_SUPABASE } from '../src/lib/server/service-config.ts';
 import { launchChromium } from './browser.ts';
 import { figure, treeMemoryMb, type Figure } from './measure.ts';
@@ -25,37 +25,59 @@ const PARAGRAPH =
   '<p>Local search visibility grows when a business keeps its listings accurate, earns reviews and publishes ' +
   'pages that answer what nearby customers ask. Measure calls, direction requests and form fills, not rankings alone.</p>';
 
-const cli = (dataDir: string, ...args: string[]) => {
+export const cli = (dataDir: string, ...args: string[]) => {
   const run = spawnSync(process.execPath, [CLI, ...args, '--data-dir', dataDir], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`local backend ${args[0]} failed: ${run.stderr}${run.stdout}`);
 };
 
-/** Adds published posts until the organization has `total` of them (seed posts count). */
-async function seedPosts(total: number): Promise<void> {
-  const service = createClient(apiUrl, LOCAL_SUPABASE.serviceRoleKey, { auth: { persistSession: false } });
-  const { count } = await service.from('blog_posts').select('id', { count: 'exact', head: true })
-    .eq('organization_id', SCALE_PRO).eq('status', 'published');
-  const { data: categories } = await service.from('blog_categories').select('id').eq('organization_id', SCALE_PRO);
-  const rows = Array.from({ length: total - (count ?? 0) }, (_, i) => ({
+/** A service-role client of the backend at `url`. */
+export const benchService = (url: string = apiUrl): SupabaseClient => createClient(url, LOCAL_SUPABASE.serviceRoleKey, { auth: { persistSession: false } });
+
+/** scale-pro's category ids, which the benchmark posts are spread over. */
+export async function categoryIds(service: SupabaseClient): Promise<string[]> {
+  const { data, error } = await service.from('blog_categories').select('id').eq('organization_id', SCALE_PRO);
+  if (error || !data?.length) throw new Error(`reading the benchmark categories: ${error?.message ?? 'none'}`);
+  return data.map((category) => category.id);
+}
+
+/** `count` published scale-pro posts (slugs `benchmark-article-<label>-<n>`), an hour apart, two tags each. */
+export function benchmarkPosts(count: number, label: string, categories: readonly string[]) {
+  return Array.from({ length: count }, (_, i) => ({
     organization_id: SCALE_PRO,
     title: `Benchmark article ${i + 1}: growing a local business online`,
-    slug: `benchmark-article-${total}-${i + 1}`,
+    slug: `benchmark-article-${label}-${i + 1}`,
     excerpt: 'How local businesses turn search visibility into calls and booked jobs.',
     content: PARAGRAPH.repeat(12),
     status: 'published',
     published_at: new Date(Date.now() - (i + 1) * 3_600_000).toISOString(),
-    category_id: categories![i % categories!.length]!.id,
+    category_id: categories[i % categories.length]!,
     tags: ['benchmark', `topic-${i % 20}`],
   }));
-  for (let i = 0; i < rows.length; i += 200) {
-    const { error } = await service.from('blog_posts').insert(rows.slice(i, i + 200));
+}
+
+/** Adds published posts to the backend at `url` until scale-pro has `total` of them (seed posts count), `batch` rows a request. */
+export async function seedPosts(total: number, url: string = apiUrl, batch = 1000): Promise<void> {
+  const service = benchService(url);
+  const { count } = await service.from('blog_posts').select('id', { count: 'exact', head: true })
+    .eq('organization_id', SCALE_PRO).eq('status', 'published');
+  const rows = benchmarkPosts(total - (count ?? 0), String(total), await categoryIds(service));
+  for (let i = 0; i < rows.length; i += batch) {
+    const { error } = await service.from('blog_posts').insert(rows.slice(i, i + batch));
     if (error) throw new Error(`seeding benchmark posts: ${error.message}`);
   }
 }
 
-/** Runs `npm run build`-equivalent into `outDir`, sampling the process tree's memory; returns ms and peak MB. */
-async function timedBuild(outDir: string): Promise<{ ms: number; peakMb: number }> {
-  const env = { ...process.env, PUBLIC_SUPABASE_URL: apiUrl, SITE_ORG: 'scale-pro', ASTRO_TELEMETRY_DISABLED: '1' };
+/** What one build took: in all, Astro's part and Pagefind's (ms), and the process tree's peak memory (MB). */
+export interface TimedBuild {
+  ms: number;
+  astroMs: number;
+  pagefindMs: number;
+  peakMb: number;
+}
+
+/** Runs `npm run build`-equivalent into `outDir` from the backend at `url`, sampling the process tree's memory. */
+export async function timedBuild(outDir: string, url: string = apiUrl): Promise<TimedBuild> {
+  const env = { ...process.env, PUBLIC_SUPABASE_URL: url, SITE_ORG: 'scale-pro', ASTRO_TELEMETRY_DISABLED: '1' };
   const started = performance.now();
   let peakMb = 0;
   const run = (command: string, args: string[]) =>
@@ -71,11 +93,13 @@ async function timedBuild(outDir: string): Promise<{ ms: number; peakMb: number 
       });
     });
   await run(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', outDir]);
+  const astroMs = performance.now() - started;
   await run(process.execPath, [join(ROOT, 'node_modules/pagefind/lib/runner/bin.cjs'), '--site', outDir]);
-  return { ms: performance.now() - started, peakMb };
+  const ms = performance.now() - started;
+  return { ms, astroMs, pagefindMs: ms - astroMs, peakMb };
 }
 
-function folderBytes(dir: string): number {
+export function folderBytes(dir: string): number {
   return readdirSync(dir, { recursive: true }).reduce<number>((sum, file) => {
     const stat = statSync(join(dir, String(file)));
     return stat.isFile() ? sum + stat.size : sum;
@@ -85,7 +109,7 @@ function folderBytes(dir: string): number {
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.wasm': 'application/wasm' };
 
 /** Bytes of /pagefind/ responses a browser fetches for one search on the built site. */
-async function firstQueryBytes(siteDir: string): Promise<number> {
+export async function firstQueryBytes(siteDir: string): Promise<number> {
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url!, 'http://x').pathname);
     let file = join(siteDir, path);
