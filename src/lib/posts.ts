@@ -276,24 +276,24 @@ export function tagSummaries(posts: readonly BlogPost[]): readonly TagSummary[] 
   return postsIndex(posts).tags;
 }
 
+/**
+ * The post columns the build reads. The featured image is read apart, once per distinct image
+ * (readFeaturedMedia), not embedded per post: an embed joins the image's row-level security check to every post,
+ * and right after a bulk import, before Postgres has analyzed the table, the planner ran that check for every post
+ * and every image of the library (10,000 posts: past the statement timeout).
+ */
 const POST_COLUMNS =
-  'id, slug, title, excerpt, content, category_id, author_id, tags, featured_image_url, meta_title, meta_description, published_at, created_at, updated_at, ' +
-  'featured_media:media(storage_path, alt_text, width, height)';
+  'id, slug, title, excerpt, content, category_id, author_id, tags, featured_image_url, featured_media_id, meta_title, meta_description, published_at, created_at, updated_at';
 
 /** The public address of a Media Library file (the bucket is public). */
 export function mediaPublicUrl(supabaseUrl: string, storagePath: string): string {
   return `${supabaseUrl.replace(/\/+$/, '')}/storage/v1/object/public/media/${storagePath.split('/').map(encodeURIComponent).join('/')}`;
 }
 
-/** A post row as PostgREST returns it, its featured media's storage path turned into the public URL. */
-function withMediaUrl(url: string, row: Record<string, unknown>): unknown {
-  const media = row.featured_media as { storage_path?: unknown } | null | undefined;
-  if (!media || typeof media.storage_path !== 'string') return row;
-  const { storage_path, ...described } = media;
-  return { ...row, featured_media: { ...described, url: mediaPublicUrl(url, storage_path) } };
-}
 /** PostgREST's usual max-rows; the build pages through posts in steps of this size. */
 const READ_BATCH = 1000;
+/** Ids per `in.(...)` filter, so the request line stays short (an id is 36 characters). */
+const IDS_PER_REQUEST = 100;
 
 /** Throws a build-stopping error with where and what failed. */
 function check<T>(what: string, url: string, result: { data: T | null; error: { message?: string; code?: string } | null }): T {
@@ -307,8 +307,25 @@ function parseRows<T>(what: string, schema: z.ZodType<T>, rows: unknown): T[] {
   return parsed.data;
 }
 
+type ReadResult = PromiseLike<{ data: unknown[] | null; error: { message?: string; code?: string } | null }>;
+
+/** The rows `read` returns for `ids`, asked IDS_PER_REQUEST at a time. */
+async function readByIds(what: string, url: string, ids: readonly string[], read: (ids: string[]) => ReadResult): Promise<Record<string, unknown>[]> {
+  const rows: Record<string, unknown>[] = [];
+  for (let from = 0; from < ids.length; from += IDS_PER_REQUEST) {
+    rows.push(...(check(what, url, await read(ids.slice(from, from + IDS_PER_REQUEST))) as Record<string, unknown>[]));
+  }
+  return rows;
+}
+
+/** Featured images by id, each with its public URL; anon reads only those of published posts (RLS). */
+async function readFeaturedMedia(client: SupabaseClient, url: string, ids: readonly string[]): Promise<Map<string, Record<string, unknown>>> {
+  const rows = await readByIds('featured images', url, ids, (batch) => client.from('media').select('id, storage_path, alt_text, width, height').in('id', batch));
+  return new Map(rows.map(({ id, storage_path, ...described }) => [String(id), { ...described, url: mediaPublicUrl(url, String(storage_path)) }]));
+}
+
 async function readPublishedPosts(client: SupabaseClient, url: string, organizationId: string, now: string): Promise<PostRow[]> {
-  const posts: PostRow[] = [];
+  const rows: Record<string, unknown>[] = [];
   for (let from = 0; ; from += READ_BATCH) {
     const result = await client
       .from('blog_posts')
@@ -319,10 +336,13 @@ async function readPublishedPosts(client: SupabaseClient, url: string, organizat
       .order('published_at', { ascending: false })
       .order('id')
       .range(from, from + READ_BATCH - 1);
-    const batch = parseRows('posts', PostRowSchema, (check('posts', url, result) as unknown as Record<string, unknown>[]).map((row) => withMediaUrl(url, row)));
-    posts.push(...batch);
-    if (batch.length < READ_BATCH) return posts;
+    const batch = check('posts', url, result) as unknown as Record<string, unknown>[];
+    rows.push(...batch);
+    if (batch.length < READ_BATCH) break;
   }
+  const mediaIds = [...new Set(rows.flatMap((row) => (typeof row.featured_media_id === 'string' ? [row.featured_media_id] : [])))];
+  const media = await readFeaturedMedia(client, url, mediaIds);
+  return parseRows('posts', PostRowSchema, rows.map(({ featured_media_id, ...row }) => ({ ...row, featured_media: media.get(String(featured_media_id)) ?? null })));
 }
 
 /** Reads an organization's public blog rows with the anon key, as a visitor could. */
@@ -336,9 +356,9 @@ export async function readBlogRows(organization: Organization, env: Env = proces
     client.from('blog_category_redirects').select('old_slug, category_id').eq('organization_id', organization.id),
   ]);
   const authorIds = [...new Set(posts.flatMap((post) => (post.author_id ? [post.author_id] : [])))];
-  const authors = authorIds.length
-    ? check('authors', url, await client.from('profiles').select('id, full_name, bio, avatar_url, author_title, author_website').in('id', authorIds))
-    : [];
+  const authors = await readByIds('authors', url, authorIds, (batch) =>
+    client.from('profiles').select('id, full_name, bio, avatar_url, author_title, author_website').in('id', batch),
+  );
   return {
     organization,
     categories: parseRows('categories', CategoryRowSchema, check('categories', url, categoryResult)),

@@ -17,8 +17,8 @@ export const CategoryRowSchema = z.object({
 export type CategoryRow = z.infer<typeof CategoryRowSchema>;
 
 /**
- * The featured image from the Media Library (`featured_media:media(...)`, readable by anon for published
- * posts), with `url`, its public address in the storage bucket, added by the reader.
+ * The featured image from the Media Library (its `media` row, readable by anon for published posts' featured
+ * images), with `url`, its public address in the storage bucket, added by the reader.
  */
 export const FeaturedMediaRowSchema = z.object({
   url: z.url(),
