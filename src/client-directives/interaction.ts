@@ -3,7 +3,8 @@
  * island is visible and looks ready at once; its JavaScript (and React) is fetched on the first `pointerover`,
  * `focusin` or `touchstart` on it, so keyboard, mouse and touch users all start it by arriving. A click that
  * comes before hydration has finished (a tap on a slow phone, Enter on a focused button) is held and replayed
- * on the same control once the island is live, so the first click or key press always works.
+ * on the same control once the island is live, so the first click or key press always works; every click held
+ * is replayed, in order (two quick clicks on the theme toggle switch it twice, as they would on a live one).
  *
  * Runs as Astro's directive script (inlined once per page that uses it; the Content-Security-Policy hashes it
  * with the page's other inline scripts).
@@ -22,13 +23,14 @@ function controlOf(target: EventTarget | null): HTMLElement | null {
 const interaction: ClientDirective = (load, _options, el) => {
   let started = false;
   let live = false;
-  let held: HTMLElement | null = null;
+  const held: HTMLElement[] = [];
 
   const onClick = (event: Event) => {
     if (live) return;
     event.preventDefault();
     event.stopImmediatePropagation();
-    held = controlOf(event.target);
+    const control = controlOf(event.target);
+    if (control) held.push(control);
     void start();
   };
 
@@ -40,9 +42,7 @@ const interaction: ClientDirective = (load, _options, el) => {
     await hydrate();
     live = true;
     el.removeEventListener('click', onClick, true);
-    const control = held;
-    held = null;
-    control?.click();
+    for (const control of held.splice(0)) control.click();
   }
 
   for (const type of REACHING) el.addEventListener(type, start, { passive: true });

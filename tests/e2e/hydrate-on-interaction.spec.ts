@@ -64,6 +64,22 @@ test('the toggle names the stored choice before its island loads, and a click be
   expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('system');
 });
 
+test('every click before the island is live is replayed: two quick clicks on a slow connection switch the theme twice', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  // The island's code arrives a second late, as on a slow phone: both clicks land before it is live.
+  await page.route(/\/_astro\/ThemeToggle[\w.-]*\.js/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await route.continue();
+  });
+  await page.goto('/about');
+  await page.waitForLoadState('networkidle');
+  await toggle(page).click(); // system → light
+  await toggle(page).click(); // light → dark
+  await expect(page.locator('html')).toHaveAttribute('data-theme-choice', 'dark');
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+  await expect(toggle(page)).toHaveAccessibleName('Switch to system theme');
+});
+
 test('the keyboard: Tab reaches the toggle, Enter switches the theme; the newsletter subscribes by keyboard', async ({ page }) => {
   const email = `keys.${Date.now()}@example.com`;
   await page.emulateMedia({ colorScheme: 'light' });
