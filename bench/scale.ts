@@ -11,11 +11,10 @@
  *
  * One build per size (a 10,000-post build is a minute): the figures are single runs, said so by the runs column.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { figure, median, type AreaReport, type Figure } from './measure.ts';
-import { benchmarkPosts, benchService, categoryIds, cli, firstQueryBytes, folderBytes, seedPosts, timedBuild, type TimedBuild } from './site-build.ts';
+import { benchmarkPosts, benchService, categoryIds, firstQueryBytes, folderBytes, seedPosts, timedBuild, withBenchBackend, type TimedBuild } from './site-build.ts';
 
 const apiPort = Number(process.env.BENCH_API_PORT ?? 55521) + 20;
 const dbPort = Number(process.env.BENCH_DB_PORT ?? 55522) + 20;
@@ -41,13 +40,9 @@ async function timedInsert(rows: number, run: number): Promise<number> {
 const htmlPages = (dir: string) => readdirSync(dir, { recursive: true }).filter((file) => String(file).endsWith('.html')).length;
 
 export async function measureScale(): Promise<AreaReport> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-scale-'));
-  const work = mkdtempSync(join(tmpdir(), 'bench-scale-dist-'));
-  const figures: Figure[] = [];
-  const rows: string[] = [];
-  try {
-    cli(dataDir, 'start', '--api-port', String(apiPort), '--db-port', String(dbPort));
-
+  return withBenchBackend({ api: apiPort, db: dbPort }, async (work) => {
+    const figures: Figure[] = [];
+    const rows: string[] = [];
     const inserts = new Map<number, number[]>();
     for (const count of [100, 1000]) {
       const runs: number[] = [];
@@ -88,12 +83,5 @@ export async function measureScale(): Promise<AreaReport> {
       '| published posts | pages built | Astro s | Pagefind s | total s | Astro ms per page | peak MB | output MB |\n' +
       `|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n`;
     return { figures, markdown };
-  } finally {
-    try {
-      cli(dataDir, 'stop');
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-      rmSync(work, { recursive: true, force: true });
-    }
-  }
+  });
 }

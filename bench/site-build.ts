@@ -25,7 +25,7 @@ const PARAGRAPH =
   '<p>Local search visibility grows when a business keeps its listings accurate, earns reviews and publishes ' +
   'pages that answer what nearby customers ask. Measure calls, direction requests and form fills, not rankings alone.</p>';
 
-export const cli = (dataDir: string, ...args: string[]) => {
+const cli = (dataDir: string, ...args: string[]) => {
   const run = spawnSync(process.execPath, [CLI, ...args, '--data-dir', dataDir], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`local backend ${args[0]} failed: ${run.stderr}${run.stdout}`);
 };
@@ -137,12 +137,29 @@ export async function firstQueryBytes(siteDir: string): Promise<number> {
   }
 }
 
-export async function measureSiteBuild(runs = 2): Promise<Figure[]> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-build-'));
+/**
+ * Runs `measure` against a fresh local backend instance (the project's migrations and seed) on these ports, with
+ * a scratch folder for build output; stops the instance and removes both folders afterwards, whatever happens.
+ */
+export async function withBenchBackend<T>(ports: { api: number; db: number }, measure: (work: string) => Promise<T>): Promise<T> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-backend-'));
   const work = mkdtempSync(join(tmpdir(), 'bench-dist-'));
-  const figures: Figure[] = [];
   try {
-    cli(dataDir, 'start', '--api-port', String(apiPort), '--db-port', String(dbPort));
+    cli(dataDir, 'start', '--api-port', String(ports.api), '--db-port', String(ports.db));
+    return await measure(work);
+  } finally {
+    try {
+      cli(dataDir, 'stop');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(work, { recursive: true, force: true });
+    }
+  }
+}
+
+export async function measureSiteBuild(runs = 2): Promise<Figure[]> {
+  return withBenchBackend({ api: apiPort, db: dbPort }, async (work) => {
+    const figures: Figure[] = [];
     for (const posts of [100, 1000]) {
       await seedPosts(posts);
       const times: number[] = [];
@@ -162,12 +179,5 @@ export async function measureSiteBuild(runs = 2): Promise<Figure[]> {
       }
     }
     return figures;
-  } finally {
-    try {
-      cli(dataDir, 'stop');
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-      rmSync(work, { recursive: true, force: true });
-    }
-  }
+  });
 }
