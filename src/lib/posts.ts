@@ -374,22 +374,25 @@ function emptyBlogRows(organization: Organization): BlogRows {
   return { organization, categories: [], posts: [], authors: [], redirects: [], category_redirects: [] };
 }
 
-/**
- * Where the build keeps its blog. The integrations (loaded with Astro's config) and the prerendered pages
- * (Astro's bundle) are two copies of this module in one build process; keeping the promise on globalThis
- * reads and prepares the blog once per build, not twice (at 10,000 posts each time took seconds and memory).
- */
 const SITE_BLOG = Symbol.for('scale-pro-site.blog');
-const buildProcess = globalThis as typeof globalThis & { [SITE_BLOG]?: Promise<Blog> };
+/**
+ * Where the blog is kept once read. In `astro build` the integrations (loaded with Astro's config) and the
+ * prerendered pages (Astro's bundle) are two copies of this module in one process: the promise is kept on
+ * globalThis, so the blog is read and prepared once per build, not twice (at 10,000 posts each read took seconds
+ * and memory). Under `astro dev` it stays in this module: `npm run dev`'s local rebuild makes astro dev reload
+ * the module to read the database afresh (netlify/local/site-build.ts), and the integrations read nothing there.
+ */
+type BlogStore = { [SITE_BLOG]?: Promise<Blog> };
+const blogStore: BlogStore = import.meta.env?.DEV ? {} : (globalThis as BlogStore);
 
 /** The blog of the organization this build shows; read once per build (snapshot kept, see build-snapshot.ts). */
 export function getBlog(env: Env = process.env): Promise<Blog> {
-  buildProcess[SITE_BLOG] ??= getSiteOrganization(env)
+  blogStore[SITE_BLOG] ??= getSiteOrganization(env)
     .then((organization) =>
       organization.id === 'fallback'
         ? emptyBlogRows(organization)
         : readWithSnapshot(`blog-${organization.slug}`, BlogRowsSchema, () => readBlogRows(organization, env), env),
     )
     .then(toBlog);
-  return buildProcess[SITE_BLOG];
+  return blogStore[SITE_BLOG];
 }
