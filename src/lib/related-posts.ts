@@ -84,12 +84,12 @@ export function relatedPosts<T extends Relatable>(post: Relatable, candidates: r
   const tags = [...new Set(post.tags.map((tag) => tag.toLowerCase()))].sort();
   const key = JSON.stringify([post.categoryId, limit, tags]);
   let ranked = index.answers.get(key);
-  if (!ranked) index.answers.set(key, (ranked = rank(index, post.categoryId, tags, limit + 1)));
+  if (!ranked) index.answers.set(key, (ranked = bestPositions(index, post.categoryId, tags, limit + 1)));
   return ranked.filter((position) => candidates[position]!.id !== post.id).slice(0, limit).map((position) => candidates[position]!);
 }
 
 /** The positions of the best `limit` candidates for a post of `category` with these distinct lowercased `tags`. */
-function rank(index: Index<Relatable>, category: string | null, tags: readonly string[], limit: number): number[] {
+function bestPositions(index: Index<Relatable>, category: string | null, tags: readonly string[], limit: number): number[] {
   const { candidates, rank, byCategory, byTag, shared, maxTags } = index;
   const touched: number[] = [];
   for (const tag of tags) {
