@@ -5,7 +5,7 @@
  * The insert used to re-read the whole body for every row and column and ran out of time (and memory).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seed } from './support/db-fixtures.ts';
+import { anonClient, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
 import { startTestBackend, type TestBackend } from './support/local-backend-instance.ts';
 
 let backend: TestBackend;
@@ -50,5 +50,22 @@ describe('bulk insert of blog posts over REST', () => {
     expect(removed.error).toBeNull();
     const left = await service.from('blog_posts').select('id', { count: 'exact', head: true }).like('slug', 'bulk-article-%');
     expect(left.count).toBe(0);
+  });
+});
+
+// Refusals write nothing, so these run against the shared backend, with sessions from the app's sign-in path.
+describe('bulk inserts under row-level security', () => {
+  const row = (n: number, organization_id: string) => ({
+    organization_id, author_id: seed.users.editor.id, title: `Bulk attack ${n}`, slug: `bulk-attack-${n}`, content: '<p>x</p>', status: 'draft',
+  });
+  // Ninety-nine rows of the editor's own organization and one of another organization.
+  const mixed = [...Array.from({ length: 99 }, (_, i) => row(i, seed.scalePro)), row(99, seed.evergreen)];
+
+  it('refuses a bulk insert with one row the caller may not write, and anon\'s, and writes none of their rows', async () => {
+    const editor = await signedInClient(seed.users.editor.email);
+    expect((await editor.from('blog_posts').insert(mixed)).error?.code).toBe('42501');
+    expect((await anonClient().from('blog_posts').insert(mixed.slice(0, 99))).error?.code).toBe('42501');
+    const written = await serviceClient().from('blog_posts').select('id', { count: 'exact', head: true }).like('slug', 'bulk-attack-%');
+    expect(written.count).toBe(0);
   });
 });
