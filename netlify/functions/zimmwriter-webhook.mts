@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
-import { WebhookPayloadSchema, WebhookTokenSchema } from '../../src/schemas/webhook.ts';
+import { WebhookNameSchema, WebhookPayloadSchema, WebhookTokenSchema } from '../../src/schemas/webhook.ts';
 import { FUNCTION_BODY_LIMIT_BYTES, HttpError, readJson, serverError } from '../../src/lib/server/http.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 import { type Delivery, DeliveryProblem, receiveDelivery, webhookOrganizationId } from '../../src/lib/server/webhook-delivery.ts';
@@ -47,8 +47,11 @@ export const config: Config = { path: '/api/webhooks/zimmwriter/:token' };
 /** The body as a validated payload, or why it is refused (400 not JSON, 413 too large, 422 invalid fields). */
 async function deliveryFrom(req: Request): Promise<Delivery> {
   try {
-    const parsed = WebhookPayloadSchema.safeParse(await readJson(req, { maxBytes: FUNCTION_BODY_LIMIT_BYTES }));
-    return parsed.success ? { payload: parsed.data } : { refused: new DeliveryProblem(422, 'Invalid payload', problemsOf(parsed.error)) };
+    const body = await readJson(req, { maxBytes: FUNCTION_BODY_LIMIT_BYTES });
+    const parsed = WebhookPayloadSchema.safeParse(body);
+    if (parsed.success) return { payload: parsed.data };
+    const name = WebhookNameSchema.safeParse((body as { webhook_name?: unknown } | null)?.webhook_name);
+    return { refused: new DeliveryProblem(422, 'Invalid payload', problemsOf(parsed.error)), ...(name.success ? { webhookName: name.data } : {}) };
   } catch (error) {
     if (error instanceof HttpError) return { refused: new DeliveryProblem(error.status, error.message) };
     throw error;

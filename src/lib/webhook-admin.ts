@@ -55,6 +55,8 @@ export interface WebhookDelivery {
   id: string;
   received_at: string;
   status_code: number;
+  /** The name the writer gave the webhook that sent it, when the delivery carried one. */
+  webhook_name: string | null;
   slug: string | null;
   error: string | null;
   post: { id: string; title: string } | null;
@@ -64,7 +66,7 @@ export interface WebhookDelivery {
 export async function listDeliveries(client: SupabaseClient, organizationId: string, limit = 20): Promise<WebhookDelivery[]> {
   const { data, error } = await client
     .from('webhook_deliveries')
-    .select('id, received_at, status_code, slug, error, post:blog_posts(id, title)')
+    .select('id, received_at, status_code, webhook_name, slug, error, post:blog_posts(id, title)')
     .eq('organization_id', organizationId)
     .order('received_at', { ascending: false })
     .limit(limit);

@@ -26,13 +26,20 @@ const TagsSchema = z
 export const WebhookTokenSchema = z.string().min(16).max(200);
 
 /**
+ * The name the writing tool's user gave the webhook when saving it in ZimmWriter ("Identifier for the
+ * webhook"), sent as `webhook_name`: any text of 1 to 100 characters (`webhook_deliveries.webhook_name`
+ * checks the same). A label shown in the delivery log; it selects nothing.
+ */
+export const WebhookNameSchema = z.string().trim().min(1).max(100, 'webhook_name must be at most 100 characters');
+
+/**
  * The JSON body ZimmWriter posts to /api/webhooks/zimmwriter/{token}. No organization field: the token in
  * the URL names the organization.
  */
 export const WebhookPayloadSchema = z
   .object({
-    /** The event; ZimmWriter sends `blog_post_created` for new and re-sent articles alike. */
-    webhook_name: optional(z.literal('blog_post_created')),
+    /** The webhook's name as its user saved it in the writing tool (WebhookNameSchema). */
+    webhook_name: optional(WebhookNameSchema),
     /** The article title (required). */
     title: z.string().trim().min(1, 'Title is required').max(200),
     /** The article as HTML; kept as the post's source when no markdown is sent, sanitized for the page. */

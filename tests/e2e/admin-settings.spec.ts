@@ -42,9 +42,15 @@ async function publicPostCount(organizationId: string): Promise<number | null> {
 test('ZimmWriter: the test form publishes nothing and says what a delivery would do, and the token rotates behind a confirmation', async ({ page }) => {
   const since = new Date().toISOString();
   const title = `E2E webhook ${Date.now().toString(36)}`;
+  // A real delivery, from a webhook its writer named "Agency blog" (any name is accepted and logged).
+  const delivered = await page.request.post('/api/webhooks/zimmwriter/dev-zimmwriter-token-scale-pro', {
+    data: { webhook_name: 'Agency blog', title: `${title} delivered`, html: '<p>From the writing tool.</p>', slug: false },
+  });
+  expect(delivered.status()).toBe(201);
   const publicBefore = await publicPostCount(SCALE_PRO_ID);
   await signIn(page, SEED_ADMIN);
   await openTab(page, 'zimmwriter', 'ZimmWriter Integration');
+  await expect(page.getByRole('list', { name: 'Webhook deliveries' }).getByRole('listitem').first()).toContainText(new RegExp(`${title} delivered\\s*from “Agency blog”`));
   await expect(page.getByRole('textbox', { name: 'Webhook URL' })).toHaveValue(/\/api\/webhooks\/zimmwriter\/•+$/);
   await expect(page.getByRole('link', { name: /View Documentation/ })).toHaveAttribute('target', '_blank');
 
@@ -66,7 +72,7 @@ test('ZimmWriter: the test form publishes nothing and says what a delivery would
   } finally {
     await service.from('webhook_integrations').update({ token_hash: SEED_TOKEN_HASH, previous_token_hash: null, previous_token_expires_at: null, rotated_at: null }).eq('organization_id', SCALE_PRO_ID);
     await service.from('webhook_deliveries').delete().eq('organization_id', SCALE_PRO_ID).gte('received_at', since);
-    await service.from('blog_posts').delete().eq('organization_id', SCALE_PRO_ID).eq('title', title);
+    await service.from('blog_posts').delete().eq('organization_id', SCALE_PRO_ID).in('title', [title, `${title} delivered`]);
     await service.from('site_rebuild_requests').delete().eq('organization_id', SCALE_PRO_ID).gte('requested_at', since);
   }
 });

@@ -141,6 +141,46 @@ describe('a delivery with a valid token', () => {
   });
 });
 
+describe('the webhook name its user chose', () => {
+  it.each(['Agency blog', 'ZimmWriter → Scale Pro (bulk run #3)', 'x'.repeat(100)])(
+    'accepts a delivery from a webhook named %j and records the name in the delivery log', async (name) => {
+      const slug = testSlug(`named-${name.length}`);
+      const response = await deliver(SCALE_PRO.token, zimmwriterPayload(slug, { webhook_name: name }));
+      expect(response.status).toBe(201);
+      const record = must(await db.from('webhook_deliveries').select('status_code, webhook_name, post_id').eq('slug', slug).single(), 'delivery');
+      expect(record).toEqual({ status_code: 201, webhook_name: name, post_id: response.json?.post_id });
+    },
+  );
+
+  it('keeps the name of a refused delivery, and stores none when the writer sent none (false)', async () => {
+    const refusedSlug = testSlug('named-refused');
+    const refused = await deliver(SCALE_PRO.token, { webhook_name: ' Agency blog ', title: '', html: '<p>x</p>', slug: refusedSlug });
+    expect(refused.status).toBe(422);
+    const record = must(await db.from('webhook_deliveries').select('status_code, webhook_name').eq('organization_id', SCALE_PRO.id).order('received_at', { ascending: false }).limit(1).single(), 'refused delivery');
+    expect(record).toEqual({ status_code: 422, webhook_name: 'Agency blog' });
+
+    const slug = testSlug('unnamed');
+    expect((await deliver(SCALE_PRO.token, zimmwriterPayload(slug, { webhook_name: false }))).status).toBe(201);
+    expect(must(await db.from('webhook_deliveries').select('webhook_name').eq('slug', slug).single(), 'unnamed').webhook_name).toBeNull();
+  });
+
+  it('refuses a name over 100 characters with 422 and stores no post', async () => {
+    const slug = testSlug('name-too-long');
+    const posts = await countRows('blog_posts', { organization_id: SCALE_PRO.id });
+    const response = await deliver(SCALE_PRO.token, zimmwriterPayload(slug, { webhook_name: 'x'.repeat(101) }));
+    expect(response.status).toBe(422);
+    expect(response.json?.details).toEqual([{ path: 'webhook_name', message: 'webhook_name must be at most 100 characters' }]);
+    expect(await countRows('blog_posts', { organization_id: SCALE_PRO.id })).toBe(posts);
+  });
+
+  it('is checked by the database too: a name over 100 characters is never stored', async () => {
+    const { error } = await db.rpc('receive_webhook_delivery', {
+      p_token: SCALE_PRO.token, p_slug: testSlug('db-name'), p_refused_status: 422, p_refused_error: 'x', p_webhook_name: 'y'.repeat(101),
+    });
+    expect(error?.message).toMatch(/webhook_deliveries_webhook_name_check/);
+  });
+});
+
 describe('a refused delivery writes no post', () => {
   const postCount = () => countRows('blog_posts', { organization_id: SCALE_PRO.id });
   const deliveryCount = () => countRows('webhook_deliveries', { organization_id: SCALE_PRO.id });

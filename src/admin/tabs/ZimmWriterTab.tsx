@@ -207,6 +207,7 @@ export default function ZimmWriterTab({ organization }: AdminTabProps) {
                 <li key={d.id} className="flex flex-wrap items-center gap-3 py-2 text-sm">
                   <Badge variant={d.status_code < 300 ? 'success' : 'destructive'}>{d.status_code}</Badge>
                   <span className="font-medium">{d.post?.title ?? d.slug ?? 'No post'}</span>
+                  {d.webhook_name && <span className="text-muted-foreground">from “{d.webhook_name}”</span>}
                   {d.error && <span className="text-red-700">{d.error}</span>}
                   <span className="ml-auto text-muted-foreground">
                     <RelativeTime date={d.received_at} />

@@ -24,8 +24,11 @@ import { deliveryImage, type FetchPolicy } from './webhook-images.ts';
 /** Whose delivery it is: the webhook's token, or an organization the caller has already authorized. */
 export type DeliverySource = { token: string } | { organizationId: string };
 
-/** What arrived: a validated payload, or the reason the function refused the request (400, 413, 422). */
-export type Delivery = { payload: WebhookPayload } | { refused: DeliveryProblem };
+/**
+ * What arrived: a validated payload, or the reason the function refused the request (400, 413, 422) with the
+ * webhook's name when the refused body still carried a valid one (the delivery log shows which webhook sent it).
+ */
+export type Delivery = { payload: WebhookPayload } | { refused: DeliveryProblem; webhookName?: string };
 
 /** The stored post: `created` is false when an earlier delivery with the same slug was updated. */
 export type DeliveredPost = { post_id: string; status: string; url: string; created: boolean };
@@ -92,6 +95,7 @@ export async function receiveDelivery(
     p_slug: slug,
     ...(problem ? { p_refused_status: problem instanceof DeliveryProblem ? problem.status : 500, p_refused_error: describe(problem) } : post),
     p_quiet_window_ms: quietWindowMs(env),
+    p_webhook_name: ('payload' in delivery ? delivery.payload.webhook_name : delivery.webhookName) ?? null,
   });
   if (error) throw new InternalError(`receive_webhook_delivery failed: ${error.message}`);
   const received = data as Received;

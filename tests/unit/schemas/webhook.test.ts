@@ -19,6 +19,10 @@ describe('WebhookPayloadSchema', () => {
     expect(WebhookPayloadSchema.parse({ ...minimal, tags }).tags).toEqual(expected);
   });
 
+  it.each(['blog_post_created', 'Agency blog', ' Client sites: Evergreen '])('accepts the webhook name its user chose, %j (trimmed)', (name) => {
+    expect(WebhookPayloadSchema.parse({ ...minimal, webhook_name: name }).webhook_name).toBe(name.trim());
+  });
+
   it('accepts markdown instead of html', () => {
     expect(WebhookPayloadSchema.safeParse({ title: 'T', markdown: '# Hi' }).success).toBe(true);
   });
@@ -28,7 +32,8 @@ describe('WebhookPayloadSchema', () => {
     ['a blank title', { title: '  ', html: '<p>x</p>' }, 'title'],
     ['neither html nor markdown', { title: 'T', html: false, markdown: '  ' }, 'html'],
     ['a non-http image_url', { ...minimal, image_url: 'javascript:alert(1)' }, 'image_url'],
-    ['another webhook_name', { ...minimal, webhook_name: 'blog_post_deleted' }, 'webhook_name'],
+    ['a webhook_name over 100 characters', { ...minimal, webhook_name: 'x'.repeat(101) }, 'webhook_name'],
+    ['a webhook_name that is not text', { ...minimal, webhook_name: 42 }, 'webhook_name'],
     ['more than 20 tags', { ...minimal, tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }, 'tags'],
     ['an excerpt over 500 characters', { ...minimal, excerpt: 'x'.repeat(501) }, 'excerpt'],
   ])('refuses %s', (_case, body, path) => {
