@@ -7,6 +7,7 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { type ContentFormat, type PostInput, PostInputSchema, type PostStatus } from '../schemas/post.ts';
+import { sendDueRebuilds } from './deploy-status.ts';
 import { ilikePattern } from './ilike-pattern.ts';
 import { type PostContent, shapePostContent } from './post-content.ts';
 
@@ -158,6 +159,7 @@ export async function writePost(client: SupabaseClient, target: { id?: string; o
   const { data, error } = await query.select(POST_COLUMNS).maybeSingle();
   if (error) throw new PostSaveError(error.code === '23505' ? SLUG_TAKEN_MESSAGE : error.message || SAVE_FAILED_MESSAGE);
   if (!data) throw new PostSaveError('You do not have permission to change this post.');
+  sendDueRebuilds(client, target.organizationId);
   return data as unknown as AdminPost;
 }
 
@@ -174,9 +176,10 @@ export async function savePost(
  * Deletes a post (the database logs 'post_deleted'). RLS lets admins delete any post and editors only their
  * own; a refused delete removes no row, which is reported as an error instead of a silent success.
  */
-export async function deletePost(client: SupabaseClient, post: Pick<AdminPost, 'id'>): Promise<void> {
+export async function deletePost(client: SupabaseClient, post: Pick<AdminPost, 'id' | 'organization_id'>): Promise<void> {
   const { data, error } = await client.from('blog_posts').delete().eq('id', post.id).select('id');
   if (error) throw new Error(`Deleting post ${post.id} failed: ${error.message}`);
   if (!data || data.length === 0) throw new Error(`Post ${post.id} was not deleted: it does not exist or you may not delete it`);
+  sendDueRebuilds(client, post.organization_id);
 
 }

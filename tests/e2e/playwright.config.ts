@@ -54,9 +54,10 @@ export default defineConfig({
     : {
         command: 'npm run serve',
         // Publishing in a test records a rebuild request; a real site build in the middle of the run
-        // would rewrite dist/ under the server, so the quiet window outlasts the suite.
+        // would rewrite dist/ under the server, so the quiet window outlasts the suite and no lone change
+        // builds at once.
         // Deploy notifications are signed with this secret; admin-deploy-status.spec.ts signs its own.
-        env: { REBUILD_QUIET_WINDOW_MS: '3600000', DEPLOY_NOTIFICATION_SECRET: E2E_DEPLOY_NOTIFICATION_SECRET },
+        env: { REBUILD_QUIET_WINDOW_MS: '3600000', REBUILD_AT_ONCE: 'off', DEPLOY_NOTIFICATION_SECRET: E2E_DEPLOY_NOTIFICATION_SECRET },
         url: BASE_URL,
         reuseExistingServer: !process.env.CI,
         timeout: 300_000,

@@ -1,7 +1,10 @@
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { db, must, removeTestRows, SCALE_PRO, setBuildHook, startHookReceiver, webhookRequest } from './support/webhook-backend.ts';
+import { check, db, EVERGREEN, must, removeTestRows, SCALE_PRO, setBuildHook, startHookReceiver, webhookRequest } from './support/webhook-backend.ts';
 import publishScheduled from '../../netlify/functions/publish-scheduled.mts';
 import webhook from '../../netlify/functions/zimmwriter-webhook.mts';
+import sendDueRebuilds from '../../netlify/functions/admin-send-due-rebuilds.mts';
+import { backend, seed, signedInClient } from './support/db-fixtures.ts';
 import { flushDueRebuilds, requestRebuild } from '../../src/lib/server/rebuilds.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 
@@ -9,7 +12,8 @@ const QUIET_WINDOW_MS = 1500;
 const since = new Date().toISOString();
 const run = Date.now().toString(36);
 const slugs = Array.from({ length: 20 }, (_, i) => `rebuild-test-${run}-${i}`);
-const savedEnv = { window: process.env.REBUILD_QUIET_WINDOW_MS, retry: process.env.REBUILD_RETRY_BASE_MS };
+const lonePosts = Array.from({ length: 4 }, (_, i) => `rebuild-lone-${run}-${i}`);
+const savedEnv = { window: process.env.REBUILD_QUIET_WINDOW_MS, retry: process.env.REBUILD_RETRY_BASE_MS, atOnce: process.env.REBUILD_AT_ONCE };
 let receiver: Awaited<ReturnType<typeof startHookReceiver>>;
 
 type RequestRow = { status: string; batch_id: string | null; attempts: number; error: string | null; sent_at: string | null };
@@ -25,32 +29,36 @@ beforeAll(async () => {
   await setBuildHook(SCALE_PRO.id, receiver.url);
   process.env.REBUILD_QUIET_WINDOW_MS = String(QUIET_WINDOW_MS);
   process.env.REBUILD_RETRY_BASE_MS = '20';
+  process.env.REBUILD_AT_ONCE = 'on'; // the suite's default is off (see vitest.config.ts)
 });
 afterEach(() => {
   process.env.REBUILD_QUIET_WINDOW_MS = String(QUIET_WINDOW_MS);
 });
 afterAll(async () => {
-  for (const [name, value] of [['REBUILD_QUIET_WINDOW_MS', savedEnv.window], ['REBUILD_RETRY_BASE_MS', savedEnv.retry]] as const) {
+  for (const [name, value] of [['REBUILD_QUIET_WINDOW_MS', savedEnv.window], ['REBUILD_RETRY_BASE_MS', savedEnv.retry], ['REBUILD_AT_ONCE', savedEnv.atOnce]] as const) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
   await setBuildHook(SCALE_PRO.id, null);
   await receiver.close();
-  await removeTestRows({ postSlugs: slugs, organizationIds: [SCALE_PRO.id], since });
+  await removeTestRows({ postSlugs: [...slugs, ...lonePosts], organizationIds: [SCALE_PRO.id], since });
 });
 
 describe('rebuild requests', () => {
-  it('coalesce a burst of 20 deliveries inside the quiet window into exactly one build-hook call', async () => {
+  it('build a burst of 20 concurrent deliveries in two builds: the first change at once, the rest together once the burst is quiet', async () => {
+    await sleep(QUIET_WINDOW_MS + 200); // a quiet spell before the burst: its first change is a lone one
     const responses = await Promise.all(
       slugs.map((slug, i) => webhook(webhookRequest(SCALE_PRO.token, { title: `Burst post ${i}`, html: `<p>Post ${i}</p>`, slug }))),
     );
     expect(responses.map((response) => response.status)).toEqual(Array(20).fill(201));
-    expect(receiver.calls).toHaveLength(0);
-    const pending = await requestsSince(since);
-    expect(pending).toHaveLength(20);
-    expect(pending.every((row) => row.status === 'pending')).toBe(true);
+    // Exactly one delivery found itself alone and built at once (claims of one organization take turns).
+    expect(receiver.calls).toHaveLength(1);
+    const first = await requestsSince(since);
+    expect(first).toHaveLength(20);
+    expect(first.filter((row) => row.status === 'succeeded')).toHaveLength(1);
+    expect(first.filter((row) => row.status === 'pending')).toHaveLength(19);
 
-    // Inside the window nothing is due, however often a flush runs.
+    // Inside the window the rest is not due, however often a flush runs.
     expect(await flushDueRebuilds(serviceClient())).toEqual([]);
 
     await sleep(QUIET_WINDOW_MS + 200);
@@ -60,15 +68,79 @@ describe('rebuild requests', () => {
       ...Array.from({ length: 4 }, () => flushDueRebuilds(serviceClient())),
     ]);
     expect(scheduled.status).toBe(200);
-    expect(receiver.calls).toHaveLength(1);
-    expect(receiver.calls[0]?.method).toBe('POST');
+    expect(receiver.calls).toHaveLength(2);
+    expect(receiver.calls[1]?.method).toBe('POST');
     // Each delivery's post trigger recorded its own request, named after the post.
-    expect(new URL(receiver.calls[0]?.url ?? '', 'http://x').searchParams.get('trigger_title')).toMatch(/^20 change\(s\): Post published: rebuild-test-/);
+    expect(new URL(receiver.calls[1]?.url ?? '', 'http://x').searchParams.get('trigger_title')).toMatch(/^19 change\(s\): Post published: rebuild-test-/);
 
     const sent = await requestsSince(since);
     expect(sent.map((row) => row.status)).toEqual(Array(20).fill('succeeded'));
-    expect(new Set(sent.map((row) => row.batch_id)).size).toBe(1);
+    expect(new Set(sent.map((row) => row.batch_id)).size).toBe(2);
     expect(sent.every((row) => row.attempts === 1 && row.error === null)).toBe(true);
+  });
+
+  it('build a lone change at once, and hold what arrives during its build for one follow-up build after it', async () => {
+    await sleep(QUIET_WINDOW_MS + 200);
+    const from = new Date().toISOString();
+    const before = receiver.calls.length;
+    const lone = lonePosts[0]!;
+    expect((await webhook(webhookRequest(SCALE_PRO.token, { title: 'A lone post', html: '<p>Alone.</p>', slug: lone }))).status).toBe(201);
+    expect(receiver.calls.length).toBe(before + 1);
+
+    // The build it started runs (as Netlify's deploy notification records it): later changes wait for it.
+    const deploy = `coalescing-${run}`;
+    check(await db.rpc('record_site_deploy', { p_organization_id: SCALE_PRO.id, p_source: 'netlify', p_external_id: deploy, p_state: 'building' }), 'building');
+    try {
+      for (const slug of lonePosts.slice(1)) {
+        expect((await webhook(webhookRequest(SCALE_PRO.token, { title: `During the build ${slug}`, html: '<p>Later.</p>', slug }))).status).toBe(201);
+      }
+      await sleep(QUIET_WINDOW_MS + 200);
+      expect(await flushDueRebuilds(serviceClient())).toEqual([]); // quiet, but the build still runs
+      expect(receiver.calls.length).toBe(before + 1);
+    } finally {
+      check(await db.rpc('record_site_deploy', { p_organization_id: SCALE_PRO.id, p_source: 'netlify', p_external_id: deploy, p_state: 'succeeded' }), 'succeeded');
+    }
+    expect(await flushDueRebuilds(serviceClient())).toMatchObject([{ outcome: 'succeeded', request_count: lonePosts.length - 1 }]);
+    expect(receiver.calls.length).toBe(before + 2);
+    const rows = await requestsSince(from);
+    expect(new Set(rows.map((row) => row.batch_id)).size).toBe(2);
+    check(await db.from('site_deploys').delete().eq('external_id', deploy), 'remove deploy');
+  });
+
+  it('let only one of two concurrent first changes build at once: claims of one organization take turns', async () => {
+    await sleep(QUIET_WINDOW_MS + 200);
+    const [a, b] = [new pg.Client({ connectionString: backend.dbUrl }), new pg.Client({ connectionString: backend.dbUrl })];
+    await Promise.all([a.connect(), b.connect()]);
+    const claim = 'select * from public.claim_due_site_rebuilds($1, $2)';
+    try {
+      for (const [client, reason] of [[a, 'race a'], [b, 'race b']] as const) {
+        await client.query('begin');
+        await client.query('insert into public.site_rebuild_requests (organization_id, reason) values ($1, $2)', [EVERGREEN.id, reason]);
+      }
+      // Each transaction sees only its own request; without taking turns, each would claim it as a lone one.
+      const first = await a.query(claim, [QUIET_WINDOW_MS, EVERGREEN.id]);
+      const second = b.query(claim, [QUIET_WINDOW_MS, EVERGREEN.id]);
+      await sleep(300);
+      await a.query('commit');
+      expect(first.rows).toHaveLength(1);
+      expect((await second).rows).toHaveLength(0);
+      await b.query('commit');
+    } finally {
+      await Promise.all([a.end(), b.end()]);
+      check(await db.from('site_rebuild_requests').delete().eq('organization_id', EVERGREEN.id).like('reason', 'race %'), 'remove race requests');
+    }
+  });
+
+  it('wait for the quiet window even for a lone change when REBUILD_AT_ONCE is off', async () => {
+    await sleep(QUIET_WINDOW_MS + 200);
+    const before = receiver.calls.length;
+    const env = { ...process.env, REBUILD_AT_ONCE: 'off' };
+    check(await db.from('blog_posts').update({ title: 'A lone post, edited' }).eq('organization_id', SCALE_PRO.id).eq('slug', lonePosts[0]!), 'edit');
+    expect(await flushDueRebuilds(serviceClient(), { organizationId: SCALE_PRO.id, env })).toEqual([]);
+    expect(receiver.calls.length).toBe(before);
+    await sleep(QUIET_WINDOW_MS + 200);
+    expect(await flushDueRebuilds(serviceClient(), { organizationId: SCALE_PRO.id, env })).toMatchObject([{ outcome: 'succeeded', request_count: 1 }]);
+    expect(receiver.calls.length).toBe(before + 1);
   });
 
   it('send at once when the quiet window has already passed', async () => {
@@ -125,5 +197,42 @@ describe('rebuild requests', () => {
     } finally {
       await setBuildHook(SCALE_PRO.id, receiver.url);
     }
+  });
+});
+
+describe('POST /api/admin/send-due-rebuilds (the back office, right after a change)', () => {
+  const call = (token: string | null, body: unknown = { organization_id: SCALE_PRO.id }) =>
+    sendDueRebuilds(new Request('http://localhost/api/admin/send-due-rebuilds', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    }));
+  const tokenOf = async (email: string) => (await (await signedInClient(email)).auth.getSession()).data.session?.access_token ?? '';
+
+  it('sends an editor\'s lone change at once; anon, a viewer and another organization\'s admin send nothing', async () => {
+    await sleep(QUIET_WINDOW_MS + 200);
+    const from = new Date().toISOString();
+    const before = receiver.calls.length;
+    const editor = await signedInClient(seed.users.editor.email);
+    check(await editor.from('blog_posts').update({ title: 'Edited by the editor' }).eq('organization_id', SCALE_PRO.id).eq('slug', lonePosts[1]!), 'editor edit');
+    expect(await requestsSince(from)).toMatchObject([{ status: 'pending' }]);
+
+    expect((await call(null)).status).toBe(401);
+    expect((await call(await tokenOf(seed.users.viewer.email))).status).toBe(403);
+    expect((await call(await tokenOf(seed.users.otherAdmin.email))).status).toBe(403);
+    expect((await call(await tokenOf(seed.users.editor.email), { organization_id: 'nope' })).status).toBe(400);
+    expect(receiver.calls.length).toBe(before);
+    expect(await requestsSince(from)).toMatchObject([{ status: 'pending' }]);
+
+    const answer = await call(await tokenOf(seed.users.editor.email));
+    expect(answer.status).toBe(202);
+    expect(await answer.json()).toEqual({ message: 'Build started', started: true });
+    expect(receiver.calls.length).toBe(before + 1);
+    expect(await requestsSince(from)).toMatchObject([{ status: 'succeeded' }]);
+
+    // Asking again starts nothing: only what the database holds due is sent.
+    const again = await call(await tokenOf(seed.users.editor.email));
+    expect(await again.json()).toEqual({ message: 'Nothing due', started: false });
+    expect(receiver.calls.length).toBe(before + 1);
   });
 });

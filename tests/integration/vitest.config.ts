@@ -6,8 +6,9 @@ export default defineConfig({
     name: 'integration',
     include: ['tests/integration/**/*.test.ts'],
     fileParallelism: false,
-    // A local rebuild runs a whole site build; tests that exercise rebuilds set their own window and hook.
-    env: { REBUILD_QUIET_WINDOW_MS: '3600000' },
+    // A local rebuild runs a whole site build; tests that exercise rebuilds set their own window, hook and
+    // REBUILD_AT_ONCE (off here: a lone delivery would otherwise start a local build).
+    env: { REBUILD_QUIET_WINDOW_MS: '3600000', REBUILD_AT_ONCE: 'off' },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: process.env.TEST_REPORT_FILE ? ['default', 'json'] : ['default'],

@@ -7,15 +7,19 @@
  *    20261123007000_rebuilds_from_database.sql). An admin's Retry records one through `requestRebuild`
  *    (`request_site_rebuild`), which also flushes that organization at once.
  * 2. A flush (`flushDueRebuilds`) asks Postgres (`claim_due_site_rebuilds`) for the organizations whose
- *    newest pending request is older than the quiet window (REBUILD_QUIET_WINDOW_MS, default 60 s), or whose
- *    oldest is older than ten windows. The claim marks all their pending rows `sent` with one batch id in one
- *    UPDATE, so concurrent flushers (other function invocations) never claim a request twice: a burst of
- *    requests inside the window becomes exactly one call. While one of the organization's builds runs, its
- *    requests stay pending (they go into the next build).
- * 3. The scheduled function publish-scheduled runs every minute (locally too: netlify/local/cli.ts runs it)
- *    and flushes every due organization, so the call happens at most about a minute after the window
- *    closes. The webhook also flushes its organization right after a delivery, which only sends when the
- *    window has already passed (a zero window, or requests left over while the scheduler was down).
+ *    requests are due. A lone request is due at once: no build of the organization running, and nothing else
+ *    requested or sent in the quiet window (REBUILD_QUIET_WINDOW_MS, default 60 s) before it. Otherwise the
+ *    requests wait until the newest is older than the window (or the oldest older than ten windows). So a
+ *    burst is one build at its first change and one follow-up build for the rest once it is quiet: at most
+ *    two. The claim marks all their pending rows `sent` with one batch id in one UPDATE, so concurrent
+ *    flushers (other function invocations) never claim a request twice. While one of the organization's
+ *    builds runs, its requests stay pending (they go into the next build). REBUILD_AT_ONCE=off makes every
+ *    request wait for the window (the browser suite, whose server must not rebuild under it).
+ * 3. Whoever made the change flushes its organization right after it: the webhook after a delivery, the back
+ *    office after a save (`POST /api/admin/send-due-rebuilds`, editors and admins), so a lone publish starts
+ *    building within a second. The scheduled function publish-scheduled runs every minute (locally too:
+ *    netlify/local/cli.ts runs it), publishes the scheduled and queued posts whose time has come and flushes
+ *    every due organization: the follow-up builds, and whatever a closed tab did not flush.
  * 4. The batch goes to the organization's Netlify build hook (site_rebuild_settings.build_hook_url, never
  *    exposed to visitors), retried with exponential backoff; the outcome (`succeeded` / `failed` with the
  *    error, attempts) is written onto every request of the batch; the build itself reports through Netlify's
@@ -57,6 +61,11 @@ export function quietWindowMs(env: Env = process.env): number {
   return env.REBUILD_QUIET_WINDOW_MS !== undefined && Number.isInteger(value) && value >= 0 ? value : DEFAULT_QUIET_WINDOW_MS;
 }
 
+/** False when REBUILD_AT_ONCE is `off` (or `0`, `false`): then every request waits for the quiet window. */
+export function buildAtOnce(env: Env = process.env): boolean {
+  return !['off', '0', 'false'].includes((env.REBUILD_AT_ONCE ?? '').trim().toLowerCase());
+}
+
 /**
  * Records a rebuild request for the organization and flushes it at once if its quiet window has already
  * passed (otherwise the scheduled flush sends it). Returns the request id and any batches flushed now.
@@ -89,6 +98,7 @@ export async function flushDueRebuilds(
   const { data, error } = await client.rpc('claim_due_site_rebuilds', {
     p_quiet_window_ms: quietWindowMs(env),
     p_organization_id: options.organizationId ?? null,
+    p_at_once: buildAtOnce(env),
   });
   if (error) throw new Error(`Could not claim due rebuild requests: ${error.message}`);
   return sendRebuildBatches(client, data as RebuildBatch[], env);

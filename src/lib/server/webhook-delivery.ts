@@ -18,7 +18,7 @@ import { shapePostContent, type PostContent } from '../post-content.ts';
 import { postSlug, slugify } from '../slug.ts';
 import type { WebhookPayload } from '../../schemas/webhook.ts';
 import { HttpError, InternalError } from './http.ts';
-import { quietWindowMs, sendRebuildBatches, type RequestedRebuild } from './rebuilds.ts';
+import { buildAtOnce, quietWindowMs, sendRebuildBatches, type RequestedRebuild } from './rebuilds.ts';
 import { deliveryImage, type FetchPolicy } from './webhook-images.ts';
 
 /** Whose delivery it is: the webhook's token, or an organization the caller has already authorized. */
@@ -95,6 +95,7 @@ export async function receiveDelivery(
     p_slug: slug,
     ...(problem ? { p_refused_status: problem instanceof DeliveryProblem ? problem.status : 500, p_refused_error: describe(problem) } : post),
     p_quiet_window_ms: quietWindowMs(env),
+    p_at_once: buildAtOnce(env),
     p_webhook_name: ('payload' in delivery ? delivery.payload.webhook_name : delivery.webhookName) ?? null,
   });
   if (error) throw new InternalError(`receive_webhook_delivery failed: ${error.message}`);
