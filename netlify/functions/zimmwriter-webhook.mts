@@ -17,7 +17,9 @@ const unknownToken = () => answer(404, 'Unknown webhook token');
 /**
  * POST /api/webhooks/zimmwriter/{token}: the writing tool delivers a finished article. The token names the
  * organization; the post is created or, for a slug seen before, updated (201 / 200 with
- * `{ post_id, status, url }`); a published post requests a rebuild of the site. Every delivery of a known
+ * `{ post_id, status, url }`); a published post requests a rebuild of the site. A new article that likely
+ * repeats one of the organization's posts is saved as a draft marked as a possible duplicate: 200 with
+ * `{ post_id, status: 'draft', url, message, duplicate_of: { post_id, title, url, reason } }`. Every delivery of a known
  * organization is recorded in webhook_deliveries, failures included.
  *
  * The token is checked before anything else: an unknown one costs one lookup (organization_for_webhook_token)
@@ -35,6 +37,14 @@ export default async (req: Request): Promise<Response> => {
     const post = await receiveDelivery(webhookClient(), { token: token.data }, await deliveryFrom(req));
     // The token was rotated away (past its grace period) while the body was read: nothing was written.
     if (!post) return unknownToken();
+    if (post.duplicate_of) {
+      // A likely repeat: stored as a draft for an editor to look at, so the answer is 200 with the reason.
+      const { duplicate_of: original } = post;
+      return Response.json(
+        { post_id: post.post_id, status: post.status, url: post.url, message: `Possible duplicate of “${original.title}” (${original.reason}): saved as a draft`, duplicate_of: original },
+        { status: 200 },
+      );
+    }
     return Response.json({ post_id: post.post_id, status: post.status, url: post.url }, { status: post.created ? 201 : 200 });
   } catch (error) {
     if (error instanceof DeliveryProblem) return answer(error.status, error.message, error.details);

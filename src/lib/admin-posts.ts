@@ -39,6 +39,10 @@ export interface AdminPost {
   meta_description: string | null;
   author_id: string | null;
   published_at: string | null;
+  /** Waiting in the publishing queue: scheduled, published_at is its slot. */
+  queued: boolean;
+  /** The post a writing-tool delivery likely repeats ("Possible duplicate of"), until an editor dismisses it. */
+  duplicate_of: string | null;
   created_at: string;
   updated_at: string;
   reading_time: number | null;
@@ -58,7 +62,7 @@ export interface FeaturedMedia {
 
 const POST_COLUMNS =
   'id, organization_id, title, slug, excerpt, content, content_source, content_format, status, category_id, tags, ' +
-  'featured_image_url, featured_media_id, meta_title, meta_description, author_id, published_at, created_at, updated_at, reading_time, view_count, ' +
+  'featured_image_url, featured_media_id, meta_title, meta_description, author_id, published_at, queued, duplicate_of, created_at, updated_at, reading_time, view_count, ' +
   'author:profiles(full_name), category:blog_categories(name), featured_media:media(id, storage_path, alt_text, width, height)';
 
 /** The message shown when a slug is already used by another post of the organization. */
@@ -121,8 +125,13 @@ export interface PostDraft {
   featured_media_id?: string | null;
   meta_title: string;
   meta_description: string;
-  /** ISO time: for published posts when they went live, for scheduled ones when they will. */
-  published_at: string | null;
+  /**
+   * ISO time: for published posts when they went live, for scheduled ones when they will. Absent for a post
+   * joining or staying in the queue: the database keeps its slot.
+   */
+  published_at?: string | null;
+  /** Join (or stay in) the publishing queue. */
+  queued?: boolean;
 }
 
 /** A save refused before or by the database, with the message to show. */
@@ -132,7 +141,7 @@ export class PostSaveError extends Error {}
 export const EMPTY_CONTENT_MESSAGE = 'The content has nothing left to show once unsafe markup is removed.';
 
 /** A post row as written: the validated fields with the body shaped (source, HTML, reading time). */
-export type PostRow = Omit<PostInput, 'published_at'> & PostContent & { published_at: string | null };
+export type PostRow = Omit<PostInput, 'published_at'> & PostContent & { published_at?: string | null };
 
 /** Step 1 of a save: the draft's fields checked and normalized (empty optional fields become null). */
 export function validatePost(draft: PostDraft): PostInput {
@@ -145,7 +154,8 @@ export function validatePost(draft: PostDraft): PostInput {
 export async function shapePost(post: PostInput): Promise<PostRow> {
   const body = await shapePostContent(post.content_source, post.content_format);
   if (!body.content) throw new PostSaveError(EMPTY_CONTENT_MESSAGE);
-  return { ...post, ...body, published_at: post.published_at ?? null };
+  // A queued post sends no time: its slot is the database's.
+  return { ...post, ...body, ...(post.queued ? { published_at: undefined } : { published_at: post.published_at ?? null }) };
 }
 
 /**
@@ -170,6 +180,20 @@ export async function savePost(
   draft: PostDraft,
 ): Promise<AdminPost> {
   return writePost(client, target, await shapePost(validatePost(draft)));
+}
+
+/** The post a possible duplicate repeats: its title and slug, or null when it is gone or not readable. */
+export async function getDuplicateOriginal(client: SupabaseClient, id: string): Promise<{ id: string; title: string; slug: string } | null> {
+  const { data, error } = await client.from('blog_posts').select('id, title, slug').eq('id', id).maybeSingle();
+  if (error) throw new Error(`Loading post ${id} failed: ${error.message}`);
+  return data as { id: string; title: string; slug: string } | null;
+}
+
+/** Dismisses a post's "Possible duplicate" mark (editors and admins; members may only clear it). */
+export async function dismissDuplicateMark(client: SupabaseClient, post: Pick<AdminPost, 'id' | 'organization_id'>): Promise<void> {
+  const { data, error } = await client.from('blog_posts').update({ duplicate_of: null }).eq('id', post.id).eq('organization_id', post.organization_id).select('id');
+  if (error) throw new Error(`Dismissing the duplicate mark of ${post.id} failed: ${error.message}`);
+  if (!data?.length) throw new Error('This post does not exist or you may not change it.');
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { WebhookPayloadInput } from '../schemas/webhook.ts';
 import { answerMessage, postAdminFunction } from './admin-functions.ts';
+import { formatInTimeZone } from './publishing-queue.ts';
 
 /** Where the writing tool posts, relative to the site's origin. */
 export const WEBHOOK_PATH = '/api/webhooks/zimmwriter/';
@@ -102,6 +103,10 @@ export interface WebhookTestPreview {
   status: string;
   /** The post's path on the site, /blog/{slug}. */
   path: string;
+  /** The slot a new post would take in the publishing queue. */
+  slot?: string;
+  /** The post a new one would likely repeat (it would be saved as a draft, marked). */
+  duplicate_of?: { title: string; reason: string };
 }
 
 /** The outcome of a test delivery: what a delivery like it would do, or the function's answer text. */
@@ -112,7 +117,14 @@ export async function sendTestWebhook(client: SupabaseClient, organizationId: st
   const answer = await postAdminFunction(client, '/api/admin/webhook-test', { organization_id: organizationId, payload });
   const preview = answer.body as Partial<WebhookTestPreview> | null;
   if (answer.ok && (preview?.action === 'create' || preview?.action === 'update') && typeof preview.title === 'string') {
-    return { ok: true, preview: { action: preview.action, title: preview.title, status: String(preview.status), path: String(preview.path) } };
+    return {
+      ok: true,
+      preview: {
+        action: preview.action, title: preview.title, status: String(preview.status), path: String(preview.path),
+        ...(typeof preview.slot === 'string' ? { slot: preview.slot } : {}),
+        ...(preview.duplicate_of ? { duplicate_of: { title: preview.duplicate_of.title, reason: preview.duplicate_of.reason } } : {}),
+      },
+    };
   }
   return { ok: false, text: answerMessage(answer) || `HTTP ${answer.status}` };
 }
@@ -122,35 +134,48 @@ export async function sendTestWebhook(client: SupabaseClient, organizationId: st
  * test that published a post; the test is a dry run now, so the title stays the spec's and the text says
  * truthfully what a delivery like this one would do.
  */
-export function testDeliveryMessage(preview: WebhookTestPreview): { title: string; description: string } {
-  const description =
-    preview.action === 'create'
-      ? `A delivery like this would create a new post “${preview.title}” (${preview.status === 'published' ? 'published' : 'draft'}).`
-      : `A delivery like this would update “${preview.title}” (${preview.path}).`;
-  return { title: 'Webhook Test Successful!', description };
+export function testDeliveryMessage(preview: WebhookTestPreview, timeZone?: string): { title: string; description: string } {
+  return { title: 'Webhook Test Successful!', description: `A delivery like this would ${testOutcome(preview, timeZone)}.` };
 }
 
-/** What deliveries do: publish the post at once, or save it as a draft for review. */
-export type PublishMode = 'publish' | 'draft';
+function testOutcome(preview: WebhookTestPreview, timeZone: string | undefined): string {
+  if (preview.action === 'update') return `update “${preview.title}” (${preview.path})`;
+  if (preview.duplicate_of) {
+    return `create a draft “${preview.title}” marked as a possible duplicate of “${preview.duplicate_of.title}” (${preview.duplicate_of.reason})`;
+  }
+  if (preview.slot) return `add a new post “${preview.title}” to the publishing queue, for ${formatInTimeZone(preview.slot, timeZone ?? 'UTC')}`;
+  return `create a new post “${preview.title}” (${preview.status === 'published' ? 'published' : 'draft'})`;
+}
+
+/** What deliveries do: publish the post at once, save it as a draft for review, or add it to the publishing queue. */
+export type PublishMode = 'publish' | 'draft' | 'queue';
 
 /** The choices of the ZimmWriter tab's select, in its words. */
 export const PUBLISH_MODE_OPTIONS: readonly { value: PublishMode; label: string }[] = [
   { value: 'publish', label: 'Publish at once' },
   { value: 'draft', label: 'Save as draft for review' },
+  { value: 'queue', label: 'Add to the queue' },
 ];
+
+/** The toast after the mode was saved. */
+export const PUBLISH_MODE_SAVED: Record<PublishMode, string> = {
+  publish: 'Posts from ZimmWriter are published at once.',
+  draft: 'Posts from ZimmWriter are saved as drafts for review.',
+  queue: 'Posts from ZimmWriter join the publishing queue and go out at its pace.',
+};
 
 /** The organization's publish mode as stored (no setting means publish, as upsert_webhook_post reads it). */
 export async function loadPublishMode(client: SupabaseClient, organizationId: string): Promise<PublishMode> {
   const { data, error } = await client.from('organizations').select('settings').eq('id', organizationId).single();
   if (error) throw new Error(`Reading the publish mode of ${organizationId} failed: ${error.message}`);
   const mode = (data as { settings: { webhook?: { publish_mode?: unknown } } | null }).settings?.webhook?.publish_mode;
-  return mode === 'draft' ? 'draft' : 'publish';
+  return mode === 'draft' || mode === 'queue' ? mode : 'publish';
 }
 
 /** Sets the publish mode (admins only; the database checks and logs it) and returns the mode in force. */
 export async function savePublishMode(client: SupabaseClient, organizationId: string, mode: PublishMode): Promise<PublishMode> {
   const { data, error } = await client.rpc('set_webhook_publish_mode', { p_organization_id: organizationId, p_mode: mode });
-  if (error || (data !== 'publish' && data !== 'draft')) {
+  if (error || (data !== 'publish' && data !== 'draft' && data !== 'queue')) {
     throw new Error(`Setting the publish mode of ${organizationId} failed: ${error?.message ?? 'no mode returned'}`);
   }
   return data;

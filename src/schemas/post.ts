@@ -44,8 +44,10 @@ export const PostInputSchema = z
     meta_title: blankAsUndefined(z.string().trim().max(200)).transform((v) => v ?? null),
     meta_description: blankAsUndefined(z.string().trim().max(500)).transform((v) => v ?? null),
     published_at: z.iso.datetime({ offset: true }).nullable().optional(),
+    /** In the publishing queue: the database gives the post its slot (published_at) and keeps it scheduled. */
+    queued: z.boolean().optional(),
   })
-  .refine((post) => post.status === 'draft' || post.published_at, {
+  .refine((post) => post.status === 'draft' || post.published_at || post.queued, {
     message: 'Published and scheduled posts need a publication date',
     path: ['published_at'],
   })

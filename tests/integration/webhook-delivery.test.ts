@@ -13,12 +13,19 @@ const testSlug = (name: string) => {
   return slug;
 };
 
+/** The title of the article delivered under a slug: each slug its own article (the duplicate gate compares titles). */
+const titleFor = (slug: string) => `Local SEO Checklist for Atlanta Contractors (${slug})`;
+
+/** Text no other article shares, so the duplicate gate sees each test article as new. */
+const uniqueText = () => Array.from({ length: 25 }, () => crypto.randomUUID()).join(' ');
+
 /** What ZimmWriter sends for a finished article: empty optional fields are `false`. */
 function zimmwriterPayload(slug: string, extra: Record<string, unknown> = {}) {
   return {
     webhook_name: 'blog_post_created',
-    title: 'Local SEO Checklist for Atlanta Contractors',
+    title: titleFor(slug),
     html:
+      `<p>${uniqueText()}</p>` +
       '<h2>Why local search matters</h2><p>Most homeowners search <strong>near me</strong> first.</p>' +
       '<script>document.cookie</script><img src="https://cdn.example.com/map.png" alt="Map" onerror="alert(1)">' +
       '<p><a href="javascript:alert(1)">claim</a> <a href="https://example.com/guide">guide</a></p>' +
@@ -63,7 +70,7 @@ describe('a delivery with a valid token', () => {
 
     const post = must(await db.from('blog_posts').select('*, blog_categories(name)').eq('id', postId).single(), 'post');
     expect(post).toMatchObject({
-      organization_id: SCALE_PRO.id, slug, status: 'published', title: 'Local SEO Checklist for Atlanta Contractors',
+      organization_id: SCALE_PRO.id, slug, status: 'published', title: titleFor(slug),
       excerpt: 'Ten steps to show up in the map pack.', tags: ['Local SEO', 'Atlanta'], author_id: null,
       featured_image_url: null, featured_media_id: null, reading_time: 3, blog_categories: { name: 'Local SEO' },
     });

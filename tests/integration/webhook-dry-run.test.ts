@@ -142,7 +142,7 @@ describe('POST /api/admin/webhook-test is a dry run', () => {
   });
 
   it('only the service role may ask preview_webhook_delivery', async () => {
-    const args = { p_organization_id: SCALE_PRO.id, p_slug: 'anything', p_title: 'Anything' };
+    const args = { p_organization_id: SCALE_PRO.id, p_slug: 'anything', p_title: 'Anything', p_content: '<p>Anything</p>' };
     for (const client of [anon, clients.admin]) {
       const { data, error } = await client.rpc('preview_webhook_delivery', args);
       expect(data).toBeNull();

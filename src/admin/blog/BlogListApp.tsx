@@ -79,6 +79,9 @@ function BlogList({ access }: { access: BackOfficeAccess }) {
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h2 className="text-xl font-semibold">Posts</h2>
         <div className="flex flex-wrap gap-2">
+          <ButtonLink href="/admin/blog/queue" variant="outline">
+            Publishing Queue
+          </ButtonLink>
           <ButtonLink href="/admin/blog/categories" variant="outline">
             Categories &amp; Tags
           </ButtonLink>
@@ -166,6 +169,16 @@ function PostCard({ post, access, onDelete }: { post: AdminPost; access: BackOff
           <h3 className="font-semibold">{post.title}</h3>
           <div className="flex shrink-0 flex-col items-end gap-1">
             <StatusBadge status={post.status} />
+            {post.queued && (
+              <Badge variant="outline" title="Waiting in the publishing queue">
+                Queued
+              </Badge>
+            )}
+            {post.duplicate_of && (
+              <Badge variant="warning" title="ZimmWriter delivered it as a new article that repeats another post">
+                Possible duplicate
+              </Badge>
+            )}
             {live === true && (
               <Badge variant="success" data-testid="post-live">
                 Live

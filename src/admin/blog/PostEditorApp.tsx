@@ -12,6 +12,7 @@ import { listCategories, type TaxonomyCategory } from '../../lib/blog-taxonomy';
 import { ACTION_LABELS, actionMessage, actionsFor, formatPublicationTime, type PostAction, publicationFor } from '../../lib/post-actions';
 import { autosaveKey, clearAutosave, readAutosave, writeAutosave } from '../../lib/post-autosave';
 import { shapePostContent } from '../../lib/post-content';
+import { loadQueueSettings } from '../../lib/publishing-queue';
 import { slugify } from '../../lib/slug';
 import { supabaseBrowser } from '../../lib/supabase-browser';
 import { type ContentFormat, uniqueTags } from '../../schemas/post';
@@ -25,6 +26,7 @@ import { Select } from '../components/ui/Select';
 import { Skeleton } from '../components/ui/Skeleton';
 import BackOfficeShell from '../BackOfficeShell';
 import { FeaturedImageField } from '../media/FeaturedImageField';
+import DuplicateMark from './DuplicateMark';
 import PostPreview from './PostPreview';
 import RevisionHistory from './RevisionHistory';
 import type { BackOfficeAccess } from '../use-back-office-access';
@@ -151,7 +153,14 @@ function PostEditor({ access, post }: { access: BackOfficeAccess; post: AdminPos
   const categoryOptions = useMemo(() => categories.map((category) => ({ value: category.id, label: category.name })), [categories]);
   // A post saved without a category gets the organization's default ("Uncategorized"), so the select shows it.
   const categoryId = form.category_id || (categories.find((category) => category.is_default)?.id ?? '');
-  const actions = actionsFor(post?.status ?? null);
+  const actions = actionsFor(post?.status ?? null, post?.queued ?? false);
+  // The organization's time zone, in which the queue's slots are told.
+  const [timeZone, setTimeZone] = useState<string | undefined>();
+  useEffect(() => {
+    loadQueueSettings(supabaseBrowser(), access.organization.id)
+      .then((settings) => setTimeZone(settings.time_zone))
+      .catch((error) => console.error(error));
+  }, [access.organization.id]);
 
   useEffect(() => {
     let current = true;
@@ -262,7 +271,7 @@ function PostEditor({ access, post }: { access: BackOfficeAccess; post: AdminPos
       return;
     }
     clearAutosave(localStorage, storageKey);
-    toastOnNextPage({ title: actionMessage(action, saved) });
+    toastOnNextPage({ title: actionMessage(action, saved, timeZone) });
     leave(LIST_PATH);
   }
 
@@ -293,12 +302,23 @@ function PostEditor({ access, post }: { access: BackOfficeAccess; post: AdminPos
             Cancel
           </Button>
           {actions.includes('save-draft') && actionButton('save-draft', 'outline')}
+          {actions.includes('queue') && actionButton('queue', 'outline')}
           {actions.includes('publish') && actionButton('publish', 'default')}
           {actions.includes('unpublish') && actionButton('unpublish', 'outline')}
           {actions.includes('cancel-schedule') && actionButton('cancel-schedule', 'outline')}
+          {actions.includes('unqueue') && actionButton('unqueue', 'outline')}
           {actions.includes('update') && actionButton('update', 'default')}
         </div>
       </div>
+      {post?.queued && post.published_at && (
+        <p role="status" className="mt-4 rounded-lg border border-border bg-muted p-3 text-sm">
+          In the publishing queue: goes out {timeZone ? formatPublicationTime(post.published_at, timeZone) : formatPublicationTime(post.published_at)}.{' '}
+          <a className="underline" href="/admin/blog/queue">
+            Reorder in the queue
+          </a>
+        </p>
+      )}
+      {post?.duplicate_of && <DuplicateMark post={post} />}
       {restoredAt && (
         <div role="status" className="mt-4 flex flex-wrap items-center gap-3 rounded-lg border border-border bg-muted p-3 text-sm">
           <span>Restored your unsaved changes from {formatPublicationTime(restoredAt)}.</span>

@@ -24,6 +24,7 @@ import {
   saveWebhookAuthor,
   sendTestWebhook,
   testDeliveryMessage,
+  PUBLISH_MODE_SAVED,
   webhookUrl,
   type PublishMode,
   type WebhookAuthorOption,
@@ -31,6 +32,7 @@ import {
   type WebhookIntegration,
 } from '../../lib/webhook-admin';
 import { toast } from '../../stores/toast';
+import { loadQueueSettings } from '../../lib/publishing-queue';
 import type { AdminTabProps } from './index';
 
 /** Where the setup guide is rendered as a page (src/pages/docs). */
@@ -253,7 +255,7 @@ function PublishModeCard({ organizationId, hasAddress }: { organizationId: strin
       setChosen(saved);
       toast({
         title: 'Publish Mode Saved',
-        description: saved === 'publish' ? 'Posts from ZimmWriter are published at once.' : 'Posts from ZimmWriter are saved as drafts for review.',
+        description: PUBLISH_MODE_SAVED[saved],
       });
     } catch (error) {
       console.error(error);
@@ -270,7 +272,16 @@ function PublishModeCard({ organizationId, hasAddress }: { organizationId: strin
       {stored.state === 'loading' && <Skeleton rows={1} label="Loading publish mode..." />}
       {stored.state === 'error' && <ErrorState message="Failed to load the publish mode" />}
       {mode && (
-        <Field label="When a post arrives">
+        <Field
+          label="When a post arrives"
+          hint={
+            mode === 'queue' ? (
+              <>
+                Each new post takes the next free slot of the <a className="underline" href="/admin/blog/queue">publishing queue</a>.
+              </>
+            ) : undefined
+          }
+        >
           {(control) => (
             <Select
               {...control}
@@ -345,7 +356,8 @@ function TestForm({ organizationId, categories }: { organizationId: string; cate
     setSending(true);
     try {
       const result = await sendTestWebhook(supabaseBrowser(), organizationId, examplePayload(chosen || undefined, { title, html }));
-      if (result.ok) toast(testDeliveryMessage(result.preview));
+      const timeZone = result.ok && result.preview.slot ? (await loadQueueSettings(supabaseBrowser(), organizationId)).time_zone : undefined;
+      if (result.ok) toast(testDeliveryMessage(result.preview, timeZone));
       else toast({ title: 'Webhook Test Failed', description: result.text, variant: 'destructive' });
     } catch (error) {
       console.error(error);

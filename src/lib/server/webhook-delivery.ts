@@ -30,8 +30,17 @@ export type DeliverySource = { token: string } | { organizationId: string };
  */
 export type Delivery = { payload: WebhookPayload } | { refused: DeliveryProblem; webhookName?: string };
 
-/** The stored post: `created` is false when an earlier delivery with the same slug was updated. */
-export type DeliveredPost = { post_id: string; status: string; url: string; created: boolean };
+/**
+ * The stored post: `created` is false when an earlier delivery with the same slug was updated;
+ * `duplicate_of` names the post a new article likely repeats (it was then saved as a draft, marked).
+ */
+export type DeliveredPost = { post_id: string; status: string; url: string; created: boolean; duplicate_of?: DuplicateOf };
+
+/** The post a delivery likely repeats, and why the gate thinks so ('same title', 'similar text, 87%'). */
+export type DuplicateOf = { post_id: string; title: string; url: string; reason: string };
+
+/** The duplicate gate's answer from Postgres (private.likely_duplicate). */
+type FoundDuplicate = { id: string; title: string; slug: string; reason: string };
 
 /** A refused delivery: an HttpError that also lists what was wrong (the 422 field problems). */
 export class DeliveryProblem extends HttpError {
@@ -59,7 +68,7 @@ type Received =
   | {
       found: true;
       organization: { slug: string; domain: string | null };
-      post?: { id: string; status: string; slug: string; created: boolean };
+      post?: { id: string; status: string; slug: string; created: boolean; duplicate_of: FoundDuplicate | null };
       error?: string;
       reference?: string;
       rebuild?: RequestedRebuild | null;
@@ -112,8 +121,12 @@ export async function receiveDelivery(
       console.error(`webhook delivery (${org.slug}): rebuild: ${cause.message}`),
     );
   }
-  const { id, status, slug: storedSlug, created } = received.post;
-  return { post_id: id, status, url: postUrl(org, storedSlug), created };
+  const { id, status, slug: storedSlug, created, duplicate_of: duplicate } = received.post;
+  return { post_id: id, status, url: postUrl(org, storedSlug), created, ...(duplicate ? { duplicate_of: duplicateOf(org, duplicate) } : {}) };
+}
+
+function duplicateOf(org: { domain: string | null }, found: FoundDuplicate): DuplicateOf {
+  return { post_id: found.id, title: found.title, url: postUrl(org, found.slug), reason: found.reason };
 }
 
 /**
@@ -146,6 +159,7 @@ export async function previewDelivery(client: SupabaseClient, organizationId: st
     p_organization_id: organizationId,
     p_slug: slug,
     p_title: fields.p_title,
+    p_content: fields.p_content,
     p_category_name: fields.p_category_name,
     p_category_slug: fields.p_category_slug,
   });
@@ -161,6 +175,9 @@ export async function previewDelivery(client: SupabaseClient, organizationId: st
     path: `/blog/${slug}`,
     url: postUrl(preview.organization, slug),
     category: preview.category,
+    queued: preview.queued,
+    ...(preview.slot ? { slot: preview.slot } : {}),
+    ...(preview.duplicate_of ? { duplicate_of: duplicateOf(preview.organization, preview.duplicate_of) } : {}),
     ...(existing ? { post_id: existing.id } : {}),
   };
 }
@@ -170,8 +187,16 @@ export interface DeliveryPreview {
   action: 'create' | 'update';
   title: string;
   slug: string;
-  /** The status the post would have: the publish mode's for a new post, the post's own for an update. */
+  /**
+   * The status the post would have: the publish mode's for a new post (draft when the duplicate gate would
+   * mark it), the post's own for an update.
+   */
   status: string;
+  /** True when the post would wait in the publishing queue; `slot` is the time it would take. */
+  queued: boolean;
+  slot?: string;
+  /** The post a new one would likely repeat: it would be saved as a draft marked as a possible duplicate. */
+  duplicate_of?: DuplicateOf;
   /** The post's path on the site (/blog/{slug}) and its full address when the organization has a domain. */
   path: string;
   url: string;
@@ -190,6 +215,9 @@ type Previewed =
       action: 'create' | 'update';
       post: { id: string; title: string; slug: string; status: string } | null;
       status: string;
+      queued: boolean;
+      slot: string | null;
+      duplicate_of: FoundDuplicate | null;
       category: { name: string; created: boolean };
     };
 
