@@ -11,6 +11,7 @@ import { measureAdmin } from './admin.ts';
 import { measureLocalBackend } from './local-backend.ts';
 import type { AreaReport, Figure } from './measure.ts';
 import { measurePages } from './pages.ts';
+import { measurePublishing } from './publishing.ts';
 import { measureScale } from './scale.ts';
 import { measureSiteBuild } from './site-build.ts';
 import { measureWebhook } from './webhook.ts';
@@ -22,6 +23,7 @@ const areas: Record<string, () => Promise<Figure[] | AreaReport>> = {
   pages: measurePages,
   admin: measureAdmin,
   webhook: measureWebhook,
+  publishing: measurePublishing,
 };
 /** Measured only when named, alone, into their own report. */
 const separate: Record<string, () => Promise<Figure[] | AreaReport>> = { scale: measureScale };

@@ -18,11 +18,12 @@ const servePort = Number(process.env.BENCH_SERVE_PORT ?? 55898);
 const staticPort = Number(process.env.BENCH_STATIC_PORT ?? 55300);
 const apiUrl = `http://127.0.0.1:${apiPort}`;
 
-/** Where the served site is; `dist` is the folder it serves; `apiUrl` its backend; `functionEnv` the functions' env. */
+/** Where the served site is; `dist` is the folder it serves; `apiUrl` its backend (`dbUrl` its Postgres); `functionEnv` the functions' env. */
 export interface ServedSite {
   baseUrl: string;
   dist: string;
   apiUrl: string;
+  dbUrl: string;
   functionEnv: Record<string, string>;
 }
 
@@ -46,8 +47,13 @@ async function waitUntilServing(baseUrl: string, exited: () => string | undefine
   throw new Error(`netlify serve did not answer ${baseUrl} within ${timeoutMs / 1000} s`);
 }
 
-/** Starts the backend and the served site, runs `measure` against it, and stops both whatever happens. */
-export async function withServedSite<T>(measure: (site: ServedSite) => Promise<T>): Promise<T> {
+/**
+ * Starts the backend and the served site, runs `measure` against it, and stops both whatever happens. By
+ * default nothing rebuilds the site under the measurements (a quiet window of an hour, no scheduler); with
+ * `asNpmRunServe` the site runs exactly as `npm run serve` runs it: behind netlify/local/cli.ts, with the
+ * local scheduler and the default rebuild settings, so publishing rebuilds it.
+ */
+export async function withServedSite<T>(measure: (site: ServedSite) => Promise<T>, { asNpmRunServe = false } = {}): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-served-'));
   const baseUrl = `http://localhost:${servePort}`;
   cli(dataDir, 'start', '--api-port', String(apiPort), '--db-port', String(dbPort));
@@ -59,15 +65,22 @@ export async function withServedSite<T>(measure: (site: ServedSite) => Promise<T
     SITE_ORG: 'scale-pro',
     // Canonical and Open Graph URLs point at the served site, as they do in production.
     SITE_URL: baseUrl,
-    // Nothing the measurements do may start a site build under the server.
-    REBUILD_QUIET_WINDOW_MS: '3600000',
-    // Nor run the scheduled functions every minute beside them (work that would land in a measurement).
-    LOCAL_SCHEDULER: 'off',
+    ...(asNpmRunServe
+      ? {}
+      : {
+          // Nothing the measurements do may start a site build under the server.
+          REBUILD_QUIET_WINDOW_MS: '3600000',
+          REBUILD_AT_ONCE: 'off',
+          // Nor run the scheduled functions every minute beside them (work that would land in a measurement).
+          LOCAL_SCHEDULER: 'off',
+        }),
   };
   const env = { ...process.env, ...functionEnv, BROWSER: 'none' };
   const args = ['--offline', '--port', String(servePort), '--functions-port', String(servePort + 1), '--staticServerPort', String(staticPort)];
   // Its own process group, so stopping it also stops the build and the servers it started.
-  const server = spawn(join(ROOT, 'node_modules/.bin/netlify'), ['serve', ...args], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = asNpmRunServe
+    ? spawn(process.execPath, [join(ROOT, 'netlify/local/cli.ts'), 'serve', ...args], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(join(ROOT, 'node_modules/.bin/netlify'), ['serve', ...args], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   let exit: string | undefined;
   server.stdout.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
@@ -75,7 +88,7 @@ export async function withServedSite<T>(measure: (site: ServedSite) => Promise<T
   server.on('exit', (code) => (exit = `netlify serve exited ${code}: ${output}`));
   try {
     await waitUntilServing(baseUrl, () => exit);
-    return await measure({ baseUrl, dist: join(ROOT, 'dist'), apiUrl, functionEnv });
+    return await measure({ baseUrl, dist: join(ROOT, 'dist'), apiUrl, dbUrl: `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres`, functionEnv });
   } finally {
     try {
       if (exit === undefined) process.kill(-server.pid!, 'SIGTERM');

@@ -135,7 +135,13 @@ const roleChanged = (s: Sentence, action: string) => {
 
 /** A webhook publish mode as the sentence says it. */
 const publishModeWords = (mode: unknown) =>
-  mode === 'draft' ? 'be saved as drafts for review' : mode === 'publish' ? 'be published at once' : 'a new publish mode';
+  mode === 'draft' ? 'be saved as drafts for review' : mode === 'publish' ? 'be published at once' : mode === 'queue' ? 'join the publishing queue' : 'a new publish mode';
+
+/** "3 posts a day" from a publishing queue's settings, else nothing. */
+const postsADay = (settings: unknown) => {
+  const count = (settings as { posts_per_day?: unknown } | null)?.posts_per_day;
+  return typeof count === 'number' ? ` to ${count} ${count === 1 ? 'post' : 'posts'} a day` : '';
+};
 
 /** The sentence of every action the app logs (and of `admin_dashboard_access`, no longer written). */
 const SENTENCES: Record<string, (s: Sentence, action: string) => string> = {
@@ -182,6 +188,8 @@ const SENTENCES: Record<string, (s: Sentence, action: string) => string> = {
   organization_settings_updated: (s) => `${s.actor} updated the organization settings${s.changedFields}`,
   webhook_publish_mode_changed: (s) => `${s.actor} set ZimmWriter deliveries to ${publishModeWords(s.details.to)}`,
   webhook_author_changed: (s) => (s.details.to ? `${s.actor} credited ZimmWriter's posts to ${s.target}` : `${s.actor} set ZimmWriter's posts to have no author`),
+  publishing_queue_changed: (s) => `${s.actor} set the publishing queue${postsADay(s.details.to)}`,
+  queue_reordered: (s) => `${s.actor} moved ${s.post} to place ${typeof s.details.to === 'number' ? s.details.to : '?'} of the publishing queue`,
 
   media_uploaded: (s) => `${s.actor} added the image ${s.quoted('file_name', 'an image')} to the Media Library`,
   media_deleted: (s) => `${s.actor} deleted the image ${s.quoted('file_name', 'an image')} from the Media Library`,

@@ -206,7 +206,7 @@ function SlotsCard({ settings, canChange, onSave }: { settings: QueueSettings; c
       <CardHeader title="Slots" description={describeQueue(settings)} />
       {canChange ? (
         <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4">
-          <Field label="Time zone" hint="The slots, and the times in blog management, are in this time zone." error={errors.time_zone}>
+          <Field label="Time zone" hint="The slots, and the times the queue and the editor show, are in this time zone." error={errors.time_zone}>
             {(field) => <Select {...field} value={form.time_zone} options={zones} onChange={(event) => setForm({ ...form, time_zone: event.target.value })} />}
           </Field>
           <Field label="Posts a day" error={errors.posts_per_day}>
