@@ -6,7 +6,7 @@
  * directly.
  */
 import type { PostStatus } from '../schemas/post.ts';
-import { timeZoneLabel } from './publishing-queue.ts';
+import { fromZonedInput, timeZoneLabel } from './zoned-time.ts';
 
 export type PostAction = 'save-draft' | 'publish' | 'queue' | 'schedule' | 'update' | 'unpublish' | 'reschedule' | 'cancel-schedule' | 'unqueue';
 
@@ -43,7 +43,8 @@ export type Publication = { status: PostStatus; published_at: string | null; que
 
 /**
  * The status and publication time an action gives a post, or the schedule problem. `post` is the stored
- * post (null for a new one); `scheduleAt` the time chosen in the Schedule field (local, may be empty). A post
+ * post (null for a new one); `scheduleAt` the time chosen in the Schedule field (a wall time in the
+ * organization's `timeZone`, may be empty). A post
  * joining or staying in the queue sends no time: its slot is the database's (a re-flow may have moved it
  * since the editor opened).
  */
@@ -51,6 +52,7 @@ export function publicationFor(
   action: PostAction,
   post: { status: PostStatus; published_at: string | null; queued?: boolean } | null,
   scheduleAt: string,
+  timeZone: string,
   now: Date = new Date(),
 ): Publication | { error: string } {
   switch (action) {
@@ -68,8 +70,8 @@ export function publicationFor(
       return post && post.status !== 'draft' ? { status: post.status, published_at: post.published_at, queued: false } : { status: 'draft', published_at: null, queued: false };
     case 'schedule':
     case 'reschedule': {
-      const when = scheduleAt ? new Date(scheduleAt) : null;
-      if (!when || Number.isNaN(when.getTime()) || when <= now) return { error: SCHEDULE_TIME_MESSAGE };
+      const when = fromZonedInput(scheduleAt, timeZone);
+      if (!when || when <= now) return { error: SCHEDULE_TIME_MESSAGE };
       return { status: 'scheduled', published_at: when.toISOString(), queued: false };
     }
   }

@@ -115,16 +115,6 @@ async function updateQueuedPost(client: SupabaseClient, organizationId: string, 
   if (!data?.length) throw new Error('This post does not exist or you may not change it.');
 }
 
-/** A time in the organization's time zone, e.g. "Tue, Dec 1, 9:12 AM". */
-export function formatInTimeZone(iso: string, timeZone: string): string {
-  return new Date(iso).toLocaleString('en-US', { timeZone, weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
-}
-
-/** The zone's short name at a time ("EST", "GMT+9"), shown beside times. */
-export function timeZoneLabel(timeZone: string, at: Date = new Date()): string {
-  return new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }).formatToParts(at).find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
-}
-
 /** What the settings mean, in one sentence: "3 posts a day, Mon–Fri, between 9:00 and 17:00 (America/New_York)". */
 export function describeQueue(settings: QueueSettings): string {
   const days = settings.weekdays.length === 7 ? 'every day' : WEEKDAYS.filter((day) => settings.weekdays.includes(day.day)).map((day) => day.short).join(', ');

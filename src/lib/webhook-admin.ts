@@ -6,7 +6,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { WebhookPayloadInput } from '../schemas/webhook.ts';
 import { answerMessage, postAdminFunction } from './admin-functions.ts';
-import { formatInTimeZone } from './publishing-queue.ts';
+import { formatInTimeZone } from './zoned-time.ts';
 
 /** Where the writing tool posts, relative to the site's origin. */
 export const WEBHOOK_PATH = '/api/webhooks/zimmwriter/';

@@ -1,8 +1,9 @@
 /**
  * The notifier the islands and the back office share: one toast at a time (a new one replaces the
- * current), dismissed after its duration (5 s by default). The first toast on a page mounts the Toaster
- * (src/islands/mount-toaster.ts); no page carries one in advance. A toast can also be carried to the next
- * page (`toastOnNextPage`), for messages shown right before a redirect; `src/scripts/pending-toast.ts` shows it.
+ * current), dismissed after its duration (5 s by default, counted from when the Toaster is on the page).
+ * The first toast on a page mounts the Toaster (src/islands/mount-toaster.ts); no page carries one in
+ * advance. A toast can also be carried to the next page (`toastOnNextPage`), for messages shown right
+ * before a redirect; `src/scripts/pending-toast.ts` shows it.
  */
 import { atom } from 'nanostores';
 import { PENDING_TOAST_KEY } from '../lib/pending-toast-key.ts';
@@ -42,8 +43,15 @@ export function toast(input: ToastInput): number {
     durationMs: input.durationMs ?? TOAST_DURATION_MS,
   };
   $toast.set(shown);
-  if (typeof document !== 'undefined') void import('../islands/mount-toaster.ts').then(({ mountToaster }) => mountToaster());
-  if (Number.isFinite(shown.durationMs)) timer = setTimeout(() => dismissToast(shown.id), shown.durationMs);
+  // The clock starts once the Toaster is on the page: on a slow phone (or a page still loading its
+  // scripts) fetching it can take seconds, and a toast must not run out before anyone could read it.
+  const startClock = () => {
+    if ($toast.get()?.id !== shown.id || !Number.isFinite(shown.durationMs)) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => dismissToast(shown.id), shown.durationMs);
+  };
+  if (typeof document === 'undefined') startClock();
+  else void import('../islands/mount-toaster.ts').then(({ mountToaster }) => mountToaster()).finally(startClock);
   return shown.id;
 }
 

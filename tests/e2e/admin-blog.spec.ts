@@ -95,11 +95,14 @@ test('an editor publishes, renames, schedules and deletes posts', async ({ page 
   await expect(page.getByText('Choose a date and time in the future to schedule the post.')).toBeVisible();
   await page.getByLabel('Publish at').fill(`${new Date().getFullYear() + 1}-01-01T10:00`);
   await page.getByRole('button', { name: 'Schedule' }).click();
-  await expect(page.getByText(`Post scheduled for Jan 1, ${new Date().getFullYear() + 1}, 10:00 AM.`)).toBeVisible();
+  // The field is a wall time in the organization's zone (the seed's is New York), not the browser's.
+  await expect(page.getByText(`Post scheduled for Jan 1, ${new Date().getFullYear() + 1}, 10:00 AM EST.`)).toBeVisible();
 
   await search(page, `${marker} later`);
   const scheduled = page.getByTestId('post-card').filter({ hasText: `${marker} later` });
   await expect(scheduled.getByTestId('post-status')).toHaveText('scheduled');
+  const { data: later } = await service.from('blog_posts').select('published_at').eq('slug', `${marker}-later`).single();
+  expect(new Date(later!.published_at as string).toISOString()).toBe(`${new Date().getFullYear() + 1}-01-01T15:00:00.000Z`);
   await scheduled.getByRole('button', { name: /^Delete/ }).click();
   await expect(page.getByRole('dialog')).toContainText('Are you sure you want to delete this post?');
   await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();

@@ -15,6 +15,7 @@ import { shapePostContent } from '../../lib/post-content';
 import { loadQueueSettings } from '../../lib/publishing-queue';
 import { slugify } from '../../lib/slug';
 import { supabaseBrowser } from '../../lib/supabase-browser';
+import { timeZoneLabel, toZonedInput } from '../../lib/zoned-time';
 import { type ContentFormat, uniqueTags } from '../../schemas/post';
 import { toast, toastOnNextPage } from '../../stores/toast';
 import { Button } from '../components/ui/Button';
@@ -58,26 +59,26 @@ function ReadOnlyNotice() {
 function EditorLoader({ access }: { access: BackOfficeAccess }) {
   const postId = postIdFromPath(window.location.pathname);
   const [post, setPost] = useState<AdminPost | null | undefined>(postId ? undefined : null);
+  // The organization's time zone: the Publish at field and every time the editor tells are in it.
+  const [timeZone, setTimeZone] = useState<string | undefined>();
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
+    const client = supabaseBrowser();
+    const failed = (cause: Error) => {
+      console.error(cause);
+      setError(postId ? 'The post could not be loaded. Try again.' : 'The editor could not be loaded. Try again.');
+    };
+    loadQueueSettings(client, access.organization.id)
+      .then((settings) => setTimeZone(settings.time_zone))
+      .catch(failed);
     if (!postId) return;
-    getPost(supabaseBrowser(), access.organization.id, postId)
+    getPost(client, access.organization.id, postId)
       .then((found) => (found ? setPost(found) : setError('Post not found.')))
-      .catch((cause: Error) => {
-        console.error(cause);
-        setError('The post could not be loaded. Try again.');
-      });
+      .catch(failed);
   }, [postId, access.organization.id]);
   if (error) return <ErrorState message={error} />;
-  if (post === undefined) return <Skeleton rows={4} label="Loading post..." />;
-  return <PostEditor access={access} post={post} />;
-}
-
-/** Local date-time input value (yyyy-MM-ddTHH:mm) of an ISO time. */
-function toLocalInput(iso: string | null): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  if (post === undefined || timeZone === undefined) return <Skeleton rows={4} label={postId ? 'Loading post...' : 'Loading editor...'} />;
+  return <PostEditor access={access} post={post} timeZone={timeZone} />;
 }
 
 /** The editor's form: the post's fields as the inputs hold them. */
@@ -97,7 +98,7 @@ interface PostForm {
   scheduleAt: string;
 }
 
-function formOf(post: AdminPost | null): PostForm {
+function formOf(post: AdminPost | null, timeZone: string): PostForm {
   return {
     title: post?.title ?? '',
     slug: post?.slug ?? '',
@@ -110,7 +111,7 @@ function formOf(post: AdminPost | null): PostForm {
     featured_media: post?.featured_media ?? null,
     meta_title: post?.meta_title ?? '',
     meta_description: post?.meta_description ?? '',
-    scheduleAt: post?.status === 'scheduled' ? toLocalInput(post.published_at) : '',
+    scheduleAt: post?.status === 'scheduled' && post.published_at ? toZonedInput(post.published_at, timeZone) : '',
   };
 }
 
@@ -127,8 +128,8 @@ const CONTENT_HINTS: Record<ContentFormat, string> = {
 /** How long typing pauses before the form is kept locally (ms). */
 const AUTOSAVE_DELAY_MS = 800;
 
-function PostEditor({ access, post }: { access: BackOfficeAccess; post: AdminPost | null }) {
-  const initial = useMemo(() => formOf(post), [post]);
+function PostEditor({ access, post, timeZone }: { access: BackOfficeAccess; post: AdminPost | null; timeZone: string }) {
+  const initial = useMemo(() => formOf(post, timeZone), [post, timeZone]);
   const storageKey = autosaveKey(access.organization.id, post?.id ?? null);
   // A form kept in this browser and never saved comes back, with a notice offering to discard it.
   const [kept] = useState(() => {
@@ -154,13 +155,6 @@ function PostEditor({ access, post }: { access: BackOfficeAccess; post: AdminPos
   // A post saved without a category gets the organization's default ("Uncategorized"), so the select shows it.
   const categoryId = form.category_id || (categories.find((category) => category.is_default)?.id ?? '');
   const actions = actionsFor(post?.status ?? null, post?.queued ?? false);
-  // The organization's time zone, in which the queue's slots are told.
-  const [timeZone, setTimeZone] = useState<string | undefined>();
-  useEffect(() => {
-    loadQueueSettings(supabaseBrowser(), access.organization.id)
-      .then((settings) => setTimeZone(settings.time_zone))
-      .catch((error) => console.error(error));
-  }, [access.organization.id]);
 
   useEffect(() => {
     let current = true;
@@ -239,7 +233,7 @@ function PostEditor({ access, post }: { access: BackOfficeAccess; post: AdminPos
       toast({ title: 'Validation Error', description: 'Title and content are required.', variant: 'destructive' });
       return;
     }
-    const publication = publicationFor(action, post, form.scheduleAt);
+    const publication = publicationFor(action, post, form.scheduleAt, timeZone);
     if ('error' in publication) {
       setScheduleError(publication.error);
       return;
@@ -312,7 +306,7 @@ function PostEditor({ access, post }: { access: BackOfficeAccess; post: AdminPos
       </div>
       {post?.queued && post.published_at && (
         <p role="status" className="mt-4 rounded-lg border border-border bg-muted p-3 text-sm">
-          In the publishing queue: goes out {timeZone ? formatPublicationTime(post.published_at, timeZone) : formatPublicationTime(post.published_at)}.{' '}
+          In the publishing queue: goes out {formatPublicationTime(post.published_at, timeZone)}.{' '}
           <a className="underline" href="/admin/blog/queue">
             Reorder in the queue
           </a>
@@ -321,7 +315,7 @@ function PostEditor({ access, post }: { access: BackOfficeAccess; post: AdminPos
       {post?.duplicate_of && <DuplicateMark post={post} />}
       {restoredAt && (
         <div role="status" className="mt-4 flex flex-wrap items-center gap-3 rounded-lg border border-border bg-muted p-3 text-sm">
-          <span>Restored your unsaved changes from {formatPublicationTime(restoredAt)}.</span>
+          <span>Restored your unsaved changes from {formatPublicationTime(restoredAt, timeZone)}.</span>
           <Button variant="outline" size="sm" onClick={discardKept}>
             Discard changes
           </Button>
@@ -445,7 +439,7 @@ function PostEditor({ access, post }: { access: BackOfficeAccess; post: AdminPos
           {(actions.includes('schedule') || actions.includes('reschedule')) && (
             <fieldset className="space-y-2 rounded-lg border border-border p-4">
               <legend className="px-1 font-semibold">Schedule</legend>
-              <Field label="Publish at" error={scheduleError ?? undefined}>
+              <Field label="Publish at" hint={`${timeZone} time (${timeZoneLabel(timeZone)})`} error={scheduleError ?? undefined}>
                 {(field) => <Input {...field} type="datetime-local" value={form.scheduleAt} onChange={(event) => update('scheduleAt', event.target.value)} />}
               </Field>
               {actionButton(actions.includes('schedule') ? 'schedule' : 'reschedule', 'outline')}

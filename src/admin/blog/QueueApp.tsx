@@ -1,7 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import {
   describeQueue,
-  formatInTimeZone,
   listQueue,
   loadQueueSettings,
   moveQueuedPost,
@@ -10,11 +9,11 @@ import {
   type QueueSettings,
   saveQueueSettings,
   takeOutOfQueue,
-  timeZoneLabel,
   timeZoneNames,
   WEEKDAYS,
 } from '../../lib/publishing-queue';
 import { supabaseBrowser } from '../../lib/supabase-browser';
+import { formatInTimeZone, timeZoneLabel } from '../../lib/zoned-time';
 import { QueueSettingsSchema } from '../../schemas/publishing-queue';
 import { toast } from '../../stores/toast';
 import { Button, ButtonLink } from '../components/ui/Button';

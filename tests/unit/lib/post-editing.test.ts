@@ -76,26 +76,28 @@ describe('publish actions', () => {
 
   it('Update keeps a published post published at its original time, a scheduled one scheduled, and a queued one in its slot', () => {
     const published = { status: 'published' as const, published_at: '2026-10-01T09:00:00.000Z' };
-    expect(publicationFor('update', published, '', now)).toEqual({ ...published, queued: false });
+    expect(publicationFor('update', published, '', 'America/New_York', now)).toEqual({ ...published, queued: false });
     const scheduled = { status: 'scheduled' as const, published_at: '2026-12-01T09:00:00.000Z' };
-    expect(publicationFor('update', scheduled, '', now)).toEqual({ ...scheduled, queued: false });
+    expect(publicationFor('update', scheduled, '', 'America/New_York', now)).toEqual({ ...scheduled, queued: false });
     // No time for a queued post: the database keeps its slot, which a re-flow may have moved since.
-    expect(publicationFor('update', { ...scheduled, queued: true }, '', now)).toEqual({ status: 'scheduled', queued: true });
+    expect(publicationFor('update', { ...scheduled, queued: true }, '', 'America/New_York', now)).toEqual({ status: 'scheduled', queued: true });
   });
 
   it('Unpublish, Cancel schedule and Take out of queue make a draft; Publish goes live now; Add to queue asks for a slot', () => {
     const draft = { status: 'draft', published_at: null, queued: false };
-    expect(publicationFor('unpublish', { status: 'published', published_at: now.toISOString() }, '', now)).toEqual(draft);
-    expect(publicationFor('cancel-schedule', { status: 'scheduled', published_at: now.toISOString() }, '', now)).toEqual(draft);
-    expect(publicationFor('unqueue', { status: 'scheduled', published_at: now.toISOString(), queued: true }, '', now)).toEqual(draft);
-    expect(publicationFor('publish', null, '', now)).toEqual({ status: 'published', published_at: now.toISOString(), queued: false });
-    expect(publicationFor('queue', null, '', now)).toEqual({ status: 'scheduled', queued: true });
+    expect(publicationFor('unpublish', { status: 'published', published_at: now.toISOString() }, '', 'America/New_York', now)).toEqual(draft);
+    expect(publicationFor('cancel-schedule', { status: 'scheduled', published_at: now.toISOString() }, '', 'America/New_York', now)).toEqual(draft);
+    expect(publicationFor('unqueue', { status: 'scheduled', published_at: now.toISOString(), queued: true }, '', 'America/New_York', now)).toEqual(draft);
+    expect(publicationFor('publish', null, '', 'America/New_York', now)).toEqual({ status: 'published', published_at: now.toISOString(), queued: false });
+    expect(publicationFor('queue', null, '', 'America/New_York', now)).toEqual({ status: 'scheduled', queued: true });
   });
 
-  it('Schedule and Reschedule need a time in the future', () => {
-    expect(publicationFor('schedule', null, '', now)).toEqual({ error: SCHEDULE_TIME_MESSAGE });
-    expect(publicationFor('reschedule', null, '2026-11-23T11:00', now)).toEqual({ error: SCHEDULE_TIME_MESSAGE });
-    expect(publicationFor('schedule', null, '2030-01-01T10:00', now)).toEqual({ status: 'scheduled', published_at: new Date('2030-01-01T10:00').toISOString(), queued: false });
+  it('Schedule and Reschedule need a time in the future, read in the organization\'s time zone', () => {
+    expect(publicationFor('schedule', null, '', 'America/New_York', now)).toEqual({ error: SCHEDULE_TIME_MESSAGE });
+    // now is 7:00 AM in New York: 6:59 there is past, 7:30 is to come (read in UTC it would be past).
+    expect(publicationFor('reschedule', null, '2026-11-23T06:59', 'America/New_York', now)).toEqual({ error: SCHEDULE_TIME_MESSAGE });
+    expect(publicationFor('reschedule', null, '2026-11-23T07:30', 'America/New_York', now)).toEqual({ status: 'scheduled', published_at: '2026-11-23T12:30:00.000Z', queued: false });
+    expect(publicationFor('schedule', null, '2030-01-01T10:00', 'America/New_York', now)).toEqual({ status: 'scheduled', published_at: '2030-01-01T15:00:00.000Z', queued: false });
   });
 
   it('ends each action with its own message, a queued post\'s slot told in the organization\'s time zone', () => {
@@ -105,7 +107,8 @@ describe('publish actions', () => {
     expect(actionMessage('update', published)).toBe('Post updated successfully!');
     expect(actionMessage('unpublish', { status: 'draft', published_at: null })).toBe('Post unpublished. It leaves the site at the next build.');
     expect(actionMessage('cancel-schedule', { status: 'draft', published_at: null })).toBe('Schedule cancelled. The post is a draft again.');
-    expect(actionMessage('schedule', { status: 'scheduled', published_at: '2030-01-01T10:00:00Z' })).toMatch(/^Post scheduled for Jan 1, 2030, \d{1,2}:\d{2} [AP]M\.$/);
+    expect(actionMessage('schedule', { status: 'scheduled', published_at: '2030-01-01T15:00:00Z' }, 'America/New_York')).toBe('Post scheduled for Jan 1, 2030, 10:00 AM EST.');
+    expect(actionMessage('reschedule', { status: 'scheduled', published_at: '2030-07-01T14:00:00Z' }, 'America/New_York')).toBe('Post rescheduled for Jul 1, 2030, 10:00 AM EDT.');
     const queued = { status: 'scheduled' as const, published_at: '2030-01-01T14:20:00Z', queued: true };
     expect(actionMessage('queue', queued, 'America/New_York')).toBe('Post added to the publishing queue. Its slot: Jan 1, 2030, 9:20 AM EST.');
     expect(actionMessage('update', queued, 'Asia/Tokyo')).toBe('Post updated. It keeps its place in the queue (Jan 1, 2030, 11:20 PM GMT+9).');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeQueue, formatInTimeZone, timeZoneLabel, type QueueSettings } from '../../../src/lib/publishing-queue.ts';
+import { describeQueue, type QueueSettings } from '../../../src/lib/publishing-queue.ts';
 import { QueueSettingsSchema } from '../../../src/schemas/publishing-queue.ts';
 
 const queue: QueueSettings = {
@@ -13,13 +13,6 @@ describe('the publishing queue in words', () => {
     [{ weekdays: [2, 4], spread_minutes: 20, time_zone: 'Asia/Tokyo' }, '3 posts a day, Tue, Thu, between 09:00 and 17:00, each moved by up to 20 minutes (Asia/Tokyo)'],
   ])('describes %j', (change, sentence) => {
     expect(describeQueue({ ...queue, ...change })).toBe(sentence);
-  });
-
-  it('tells a slot in the organization\'s time zone, with the zone\'s short name', () => {
-    expect(formatInTimeZone('2026-12-01T14:20:00Z', 'America/New_York')).toBe('Tue, Dec 1, 9:20 AM');
-    expect(formatInTimeZone('2026-12-01T14:20:00Z', 'Asia/Tokyo')).toBe('Tue, Dec 1, 11:20 PM');
-    expect(timeZoneLabel('America/New_York', new Date('2026-12-01T14:20:00Z'))).toBe('EST');
-    expect(timeZoneLabel('America/New_York', new Date('2026-07-01T14:20:00Z'))).toBe('EDT');
   });
 });
 

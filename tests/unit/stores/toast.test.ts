@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { $toast, dismissToast, PENDING_TOAST_KEY, showPendingToast, toast, TOAST_DURATION_MS, toastOnNextPage } from '../../../src/stores/toast';
 
+// The Toaster arrives when the test says so: in a browser it is fetched, which can take seconds.
+const toasterMounted = vi.hoisted(() => ({ resolve: () => {}, promise: Promise.resolve() }));
+vi.mock('../../../src/islands/mount-toaster.ts', () => ({ mountToaster: () => toasterMounted.promise }));
+
 /** A Map-backed Storage stand-in (sessionStorage does not exist in Node). */
 function memoryStorage() {
   const values = new Map<string, string>();
@@ -60,5 +64,23 @@ describe('toast', () => {
     showPendingToast(storage);
     expect($toast.get()).toBeNull();
     expect(storage.values.size).toBe(0);
+  });
+
+  it('counts the 5 seconds from when the Toaster is on the page, not from when the toast was raised', async () => {
+    vi.stubGlobal('document', {});
+    toasterMounted.promise = new Promise<void>((resolve) => (toasterMounted.resolve = resolve));
+    try {
+      toast({ title: 'Post published successfully!' });
+      await vi.advanceTimersByTimeAsync(TOAST_DURATION_MS * 2);
+      expect($toast.get()?.title).toBe('Post published successfully!');
+      toasterMounted.resolve();
+      await vi.advanceTimersByTimeAsync(TOAST_DURATION_MS - 1);
+      expect($toast.get()?.title).toBe('Post published successfully!');
+      await vi.advanceTimersByTimeAsync(1);
+      expect($toast.get()).toBeNull();
+    } finally {
+      vi.unstubAllGlobals();
+      toasterMounted.promise = Promise.resolve();
+    }
   });
 });
