@@ -1,18 +1,21 @@
 /**
  * The Media Library as the back office uses it: an organization's images in the storage bucket `media`
  * (`<organization id>/<uuid>.<ext>`) with one `public.media` row each. Everything runs under the signed-in
- * user's session: RLS on storage.objects and on media lets editors and admins write and members read, and
- * the database copies size and type from the stored object, logs uploads and deletions, and clears the
- * featured images that pointed at a deleted file.
+ * user's session: RLS on storage.objects and on media lets editors and admins upload, describe and delete
+ * and members read; the rows themselves are written by the system (POST /api/admin/media reads the stored
+ * file), and the database logs uploads and deletions and clears the featured images that pointed at a
+ * deleted file.
  *
  * An upload, as steps:
  *   1. check the file: at most 5 MB, an image by its content (image-file.ts, the rule the writing tool's
  *      images pass too), which also gives its type and width and height;
  *   2. hash it (SHA-256): the same image already in the library is reused, not stored twice;
  *   3. store the file with the detected type;
- *   4. insert its row; if that fails, remove the stored file so no orphan stays behind.
+ *   4. have the function describe it (it checks the bytes again and answers the row, or the library's copy
+ *      when the same image arrived meanwhile); if that fails, the stored file is removed, no orphan stays.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { answerMessage, type FunctionAnswer, postAdminFunction } from './admin-functions.ts';
 import { ilikePattern } from './ilike-pattern.ts';
 import { AltTextSchema, MediaFileNameSchema } from '../schemas/media.ts';
 import { IMAGE_FORMATS_TEXT, IMAGE_TYPES, type ImageInfo, type ImageMimeType, imageProblem, inspectImage, MEDIA_MAX_BYTES, sha256Hex } from './image-file.ts';
@@ -22,6 +25,9 @@ export { MEDIA_MAX_BYTES } from './image-file.ts';
 
 /** The storage bucket of the library. */
 export const MEDIA_BUCKET = 'media';
+
+/** The function that adds an uploaded file to the library (netlify/functions/admin-media.mts). */
+export const MEDIA_FUNCTION_PATH = '/api/admin/media';
 
 /** The file picker's accept attribute (a hint only: the content is checked). */
 export const MEDIA_ACCEPT = Object.keys(IMAGE_TYPES).join(',');
@@ -44,7 +50,7 @@ export interface MediaItem {
   updated_at: string;
 }
 
-const MEDIA_COLUMNS = 'id, organization_id, storage_path, file_name, mime_type, size_bytes, width, height, alt_text, created_at, updated_at';
+export const MEDIA_COLUMNS = 'id, organization_id, storage_path, file_name, mime_type, size_bytes, width, height, alt_text, created_at, updated_at';
 
 /** Most files one library listing shows (newest first); search narrows beyond that. */
 export const MEDIA_LIST_LIMIT = 500;
@@ -99,12 +105,13 @@ async function findBySha(client: SupabaseClient, organizationId: string, sha256:
   return data as MediaItem | null;
 }
 
-/** Uploads one file to the organization's library (steps 1 to 5 above); refusals throw MediaError. */
+/** Uploads one file to the organization's library (the steps above); refusals throw MediaError. */
 export async function uploadMedia(
   client: SupabaseClient,
   organizationId: string,
   file: File,
   onStage: (stage: UploadStage) => void = () => undefined,
+  fetchImpl: typeof fetch = fetch,
 ): Promise<UploadOutcome> {
   onStage('checking');
   const { info, bytes } = await checkMediaFile(file);
@@ -124,19 +131,18 @@ export async function uploadMedia(
   if (stored.error) throw new MediaError(`${file.name} could not be uploaded: ${stored.error.message}`);
 
   onStage('saving');
-  const { data, error } = await client
-    .from('media')
-    .insert({ organization_id: organizationId, storage_path: path, file_name: fileName.data, width: info.width, height: info.height, sha256 })
-    .select(MEDIA_COLUMNS)
-    .single();
-  if (error) {
-    await bucket.remove([path]);
-    // Someone stored the same image meanwhile: theirs is the library's copy.
-    const raced = error.code === '23505' ? await findBySha(client, organizationId, sha256) : null;
-    if (raced) return { media: raced, reused: true };
-    throw new MediaError(`${file.name} could not be added to the library: ${error.message}`);
+  // The row is the system's (type, dimensions and hash read from the stored bytes): the function writes it.
+  let answer: FunctionAnswer;
+  try {
+    answer = await postAdminFunction(client, MEDIA_FUNCTION_PATH, { organization_id: organizationId, storage_path: path, file_name: fileName.data }, fetchImpl);
+  } catch {
+    answer = { ok: false, status: 0, body: null, text: '' };
   }
-  return { media: data as MediaItem, reused: false };
+  if (answer.ok) return answer.body as UploadOutcome;
+  // A file the function refused is already gone; one it never saw is removed here (no row describes it).
+  await bucket.remove([path]);
+  const reason = answer.status === 0 || answer.status >= 500 ? 'the server could not take it. Try again' : answerMessage(answer);
+  throw new MediaError(`${file.name} could not be added to the library: ${reason}`);
 }
 
 /** The organization's files, newest first; `search` matches the file name or the alt text. */

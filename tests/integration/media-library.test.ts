@@ -16,6 +16,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { savePost, type PostDraft } from '../../src/lib/admin-posts.ts';
 import { deleteMedia, describeMedia, listMedia, MEDIA_BUCKET, MediaError, mediaUsage, uploadMedia, type MediaItem } from '../../src/lib/media.ts';
 import { anonClient, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
+import { sha256Hex } from '../../src/lib/image-file.ts';
+import adminMedia from '../../netlify/functions/admin-media.mts';
+
+/** The back office's fetch of POST /api/admin/media, answered by the function itself as Netlify runs it. */
+const viaFunction: typeof fetch = async (input, init) => adminMedia(new Request(new URL(String(input), 'http://localhost'), init));
+const uploadVia = (client: SupabaseClient, file: File) => uploadMedia(client, seed.scalePro, file, undefined, viaFunction);
+
+/** Calls the function with a bearer token (or none) and any body, as an attacker would. */
+async function registerRaw(client: SupabaseClient | null, body: unknown): Promise<Response> {
+  const token = client ? (await client.auth.getSession()).data.session?.access_token : undefined;
+  return adminMedia(new Request('http://localhost/api/admin/media', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  }));
+}
 
 const service = serviceClient();
 const run = `media-it-${crypto.randomUUID().slice(0, 8)}`;
@@ -37,7 +53,7 @@ async function uniqueImage(n: number, format: 'png' | 'jpeg' | 'webp' = 'png'): 
 const fileOf = (bytes: Uint8Array<ArrayBuffer>, name: string, type = 'image/png') => new File([bytes], name, { type });
 
 async function upload(client: SupabaseClient, n: number, name = `${run}-${n}.png`): Promise<MediaItem> {
-  const { media } = await uploadMedia(client, seed.scalePro, fileOf(await uniqueImage(n), name));
+  const { media } = await uploadVia(client, fileOf(await uniqueImage(n), name));
   paths.add(media.storage_path);
   return media;
 }
@@ -91,38 +107,40 @@ describe('uploading', () => {
   it('an editor uploads: the file is stored under the organization, the row takes size and type from the object', async () => {
     const bytes = await uniqueImage(1, 'webp');
     // The name and the declared type say JPEG; the content is WebP, and that is what is stored.
-    const { media, reused } = await uploadMedia(editor, seed.scalePro, fileOf(bytes, `${run}-photo.jpg`, 'image/jpeg'));
+    const { media, reused } = await uploadVia(editor, fileOf(bytes, `${run}-photo.jpg`, 'image/jpeg'));
     paths.add(media.storage_path);
     expect(reused).toBe(false);
     expect(media.storage_path).toMatch(new RegExp(`^${seed.scalePro}/[0-9a-f-]{36}\\.webp$`));
     expect(media).toMatchObject({ organization_id: seed.scalePro, file_name: `${run}-photo.jpg`, mime_type: 'image/webp', size_bytes: bytes.length, width: 49, height: 32, alt_text: '' });
     expect(await objectExists(media.storage_path)).toBe(true);
-    const { data: row } = await service.from('media').select('created_by, sha256').eq('id', media.id).single();
-    expect(row?.created_by).toBe(seed.users.editor.id);
+    const { data: row } = await service.from('media').select('created_by, sha256, source').eq('id', media.id).single();
+    expect(row).toEqual({ created_by: seed.users.editor.id, sha256: await sha256Hex(bytes), source: 'upload' });
     const { data: log } = await service.from('user_activity_logs').select('user_id, organization_id, action').eq('resource_id', media.id);
     expect(log).toEqual([{ user_id: seed.users.editor.id, organization_id: seed.scalePro, action: 'media_uploaded' }]);
   });
 
   it('the same image again is reused: no second file, no second row', async () => {
     const bytes = await uniqueImage(2);
-    const first = await uploadMedia(editor, seed.scalePro, fileOf(bytes, `${run}-a.png`));
+    const first = await uploadVia(editor, fileOf(bytes, `${run}-a.png`));
     paths.add(first.media.storage_path);
-    const again = await uploadMedia(admin, seed.scalePro, fileOf(bytes, `${run}-copy-of-a.png`));
+    const again = await uploadVia(admin, fileOf(bytes, `${run}-copy-of-a.png`));
     expect(again).toMatchObject({ reused: true, media: { id: first.media.id, file_name: `${run}-a.png` } });
     const { count } = await service.from('media').select('id', { count: 'exact', head: true }).eq('organization_id', seed.scalePro).like('file_name', `${run}-%a.png`);
     expect(count).toBe(1);
   });
 
   it('refuses a file that is not an image before anything is stored', async () => {
-    await expect(uploadMedia(editor, seed.scalePro, new File(['not a picture'], `${run}.png`, { type: 'image/png' }))).rejects.toThrow(MediaError);
+    await expect(uploadVia(editor, new File(['not a picture'], `${run}.png`, { type: 'image/png' }))).rejects.toThrow(MediaError);
     const { data } = await service.from('media').select('id').eq('file_name', `${run}.png`);
     expect(data).toEqual([]);
   });
 
-  it('refuses a row whose file was never uploaded', async () => {
+  it('members add no rows over REST; the function refuses a path where nothing was uploaded', async () => {
     const path = `${seed.scalePro}/${crypto.randomUUID()}.png`;
     const { error } = await editor.from('media').insert({ organization_id: seed.scalePro, storage_path: path, file_name: `${run}-ghost.png` });
-    expect(error?.code).toBe('23503');
+    expect(error?.code).toBe('42501');
+    const answer = await registerRaw(editor, { organization_id: seed.scalePro, storage_path: path, file_name: `${run}-ghost.png` });
+    expect(answer.status).toBe(404);
     expect(await mediaRows({ path })).toBe(0);
   });
 
@@ -131,7 +149,7 @@ describe('uploading', () => {
     const { error } = await viewer.storage.from(MEDIA_BUCKET).upload(path, await uniqueImage(3), { contentType: 'image/png' });
     expect(error).not.toBeNull();
     expect(await objectExists(path)).toBe(false);
-    await expect(uploadMedia(viewer, seed.scalePro, fileOf(await uniqueImage(4), `${run}-viewer.png`))).rejects.toThrow(MediaError);
+    await expect(uploadVia(viewer, fileOf(await uniqueImage(4), `${run}-viewer.png`))).rejects.toThrow(MediaError);
     const { data } = await service.from('media').select('id').eq('file_name', `${run}-viewer.png`);
     expect(data).toEqual([]);
   });
@@ -235,5 +253,114 @@ describe('featured images, usage and deletion', () => {
     expect(described.alt_text).toBe('A chart of the results');
     const { data } = await service.from('site_rebuild_requests').select('reason').eq('organization_id', seed.scalePro).eq('reason', `Image described: ${media.file_name}`);
     expect(data).toHaveLength(1);
+  });
+});
+
+describe('the rows are the system\'s, and a library file changes only with its row', () => {
+  let ours: MediaItem;
+  let original: { [column: string]: unknown };
+  const forged: Record<string, unknown> = {
+    created_by: seed.users.admin.id,
+    source: 'webhook',
+    sha256: 'a'.repeat(64),
+    size_bytes: 1,
+    mime_type: 'image/gif',
+    storage_path: `${seed.scalePro}/${crypto.randomUUID()}.png`,
+    created_at: '2020-01-01T00:00:00Z',
+    organization_id: seed.evergreen,
+  };
+  beforeAll(async () => {
+    ours = await upload(editor, 40);
+    original = (await service.from('media').select('*').eq('id', ours.id).single()).data!;
+  });
+
+  async function bytesOf(path: string): Promise<string> {
+    const { data, error } = await service.storage.from(MEDIA_BUCKET).download(path);
+    if (error || !data) throw new Error(`download of ${path} failed`);
+    return sha256Hex(new Uint8Array(await data.arrayBuffer()));
+  }
+
+  it.each(Object.keys(forged))('an editor cannot rewrite %s of a row (42501), and the row stays as it was', async (column) => {
+    const { data, error } = await editor.from('media').update({ [column]: forged[column] }).eq('id', ours.id).select('id');
+    expect(error?.code).toBe('42501');
+    expect(data).toBeNull();
+    const { data: now } = await service.from('media').select('*').eq('id', ours.id).single();
+    expect(now).toEqual(original);
+  });
+
+  it('control: the editor changes the name and the alt text', async () => {
+    const { data, error } = await editor.from('media').update({ file_name: `${run}-40-renamed.png`, alt_text: 'Renamed' }).eq('id', ours.id).select('file_name, alt_text');
+    expect(error).toBeNull();
+    expect(data).toEqual([{ file_name: `${run}-40-renamed.png`, alt_text: 'Renamed' }]);
+    await service.from('media').update({ file_name: original.file_name, alt_text: original.alt_text, updated_at: original.updated_at }).eq('id', ours.id);
+  });
+
+  it('no caller but the system inserts a row, with a planted hash or not', async () => {
+    for (const client of [editor, admin, anon]) {
+      const { error } = await client.from('media').insert({ organization_id: seed.scalePro, storage_path: `${seed.scalePro}/${crypto.randomUUID()}.png`, file_name: `${run}-planted.png`, sha256: 'b'.repeat(64) });
+      expect(error).not.toBeNull();
+    }
+    // The function takes no hash from the caller at all.
+    const answer = await registerRaw(editor, { organization_id: seed.scalePro, storage_path: ours.storage_path, file_name: `${run}-planted.png`, sha256: 'b'.repeat(64) });
+    expect(answer.status).toBe(400);
+    const { data } = await service.from('media').select('id').eq('file_name', `${run}-planted.png`);
+    expect(data).toEqual([]);
+  });
+
+  it("Storage refuses to remove a library file directly: the file, the row and the log stay", async () => {
+    for (const client of [editor, admin]) await client.storage.from(MEDIA_BUCKET).remove([ours.storage_path]);
+    expect(await objectExists(ours.storage_path)).toBe(true);
+    expect(await mediaRows({ id: ours.id })).toBe(1);
+    const { data: log } = await service.from('user_activity_logs').select('id').eq('resource_id', ours.id).eq('action', 'media_deleted');
+    expect(log).toEqual([]);
+  });
+
+  it('Storage refuses to replace (upsert) or move a library file: its bytes stay those the row describes', async () => {
+    const before = await bytesOf(ours.storage_path);
+    const { error: upsert } = await editor.storage.from(MEDIA_BUCKET).upload(ours.storage_path, await uniqueImage(41), { contentType: 'image/png', upsert: true });
+    expect(upsert).not.toBeNull();
+    const moved = `${seed.scalePro}/${crypto.randomUUID()}.png`;
+    const { error: move } = await editor.storage.from(MEDIA_BUCKET).move(ours.storage_path, moved);
+    expect(move).not.toBeNull();
+    expect(await bytesOf(ours.storage_path)).toBe(before);
+    expect(before).toBe(original.sha256);
+    expect(await objectExists(moved)).toBe(false);
+  });
+
+  it('control: an editor removes an upload that no row describes', async () => {
+    const path = `${seed.scalePro}/${crypto.randomUUID()}.png`;
+    const { error } = await editor.storage.from(MEDIA_BUCKET).upload(path, await uniqueImage(42), { contentType: 'image/png' });
+    expect(error).toBeNull();
+    await editor.storage.from(MEDIA_BUCKET).remove([path]);
+    expect(await objectExists(path)).toBe(false);
+  });
+
+  it('the function admits only editors and admins of the organization whose folder holds the file', async () => {
+    const path = `${seed.scalePro}/${crypto.randomUUID()}.png`;
+    const { error } = await editor.storage.from(MEDIA_BUCKET).upload(path, await uniqueImage(43), { contentType: 'image/png' });
+    expect(error).toBeNull();
+    paths.add(path);
+    const body = { organization_id: seed.scalePro, storage_path: path, file_name: `${run}-43.png` };
+    expect((await registerRaw(null, body)).status).toBe(401);
+    expect((await registerRaw(viewer, body)).status).toBe(403);
+    expect((await registerRaw(otherAdmin, body)).status).toBe(403);
+    // Their own organization named, our folder's file: the path must be in the named organization's folder.
+    expect((await registerRaw(otherAdmin, { ...body, organization_id: seed.evergreen })).status).toBe(400);
+    expect(await mediaRows({ path })).toBe(0);
+    const answer = await registerRaw(editor, body);
+    expect(answer.status).toBe(201);
+    expect(await mediaRows({ path })).toBe(1);
+    expect((await registerRaw(editor, body)).status).toBe(409);
+  });
+
+  it('the function refuses a stored file that is not an image, and removes it', async () => {
+    const path = `${seed.scalePro}/${crypto.randomUUID()}.png`;
+    const { error } = await editor.storage.from(MEDIA_BUCKET).upload(path, new Blob(['<svg onload=alert(1)>'], { type: 'image/png' }), { contentType: 'image/png' });
+    expect(error).toBeNull();
+    const answer = await registerRaw(editor, { organization_id: seed.scalePro, storage_path: path, file_name: `${run}-fake.png` });
+    expect(answer.status).toBe(422);
+    expect(await answer.json()).toEqual({ message: `${run}-fake.png is not an image (JPEG, PNG, WebP, AVIF or GIF)` });
+    expect(await objectExists(path)).toBe(false);
+    expect(await mediaRows({ path })).toBe(0);
   });
 });

@@ -6,7 +6,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import postView, { config } from '../../netlify/functions/post-view.mts';
-import { VISITOR_HOURLY_LIMIT } from '../../src/lib/server/post-views.ts';
+import { ADDRESS_HOURLY_LIMIT } from '../../src/lib/server/post-views.ts';
 import { anonClient, seed, serviceClient, signedInClient, withDatabase } from './support/db-fixtures.ts';
 
 const service = serviceClient();
@@ -18,6 +18,7 @@ const POSTS = {
   rate: ['40000000-0000-4000-8000-000000000004', '40000000-0000-4000-8000-000000000005'],
   hash: '40000000-0000-4000-8000-000000000006',
   attacked: '40000000-0000-4000-8000-000000000007',
+  inflated: '40000000-0000-4000-8000-000000000010',
 };
 const OTHER_ORG_POST = '40000000-0000-4000-8000-000000000020';
 const run = randomUUID().slice(0, 8);
@@ -26,6 +27,11 @@ const browser = (name: string) => `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/5
 const address = () => `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
 
 const today = () => new Date().toISOString().slice(0, 10);
+
+/** What the database keeps of a visitor: sha256(today's salt, address, organization). */
+const visitorHash = (salt: Buffer, ip: string) => createHash('sha256').update(Buffer.concat([salt, Buffer.from(`${ip}\n${SP}`)])).digest('hex');
+const todaysSalt = async (db: { query: (sql: string) => Promise<{ rows: { salt: Buffer }[] }> }) =>
+  (await db.query("select salt from private.post_view_salts where day = (now() at time zone 'utc')::date")).rows[0]!.salt;
 
 function view(postId: unknown, headers: Record<string, string>, body?: string) {
   return postView(
@@ -80,11 +86,33 @@ describe('POST /api/post-view', () => {
     expect(await counts(POSTS.first)).toEqual(before);
   });
 
-  it('counts another user agent at the same address as another visitor', async () => {
-    const before = await counts(POSTS.first);
-    const response = await view(POSTS.first, { ...headers, 'user-agent': browser('second') });
-    expect(await response.json()).toEqual({ counted: true });
-    expect((await counts(POSTS.first)).view_count).toBe(before.view_count + 1);
+  it('an attacker changing the User-Agent on every request from one address adds one view, not ten', async () => {
+    const attacker = address();
+    const before = await counts(POSTS.inflated);
+    const answers = [];
+    for (let n = 0; n < 10; n += 1) answers.push(await (await view(POSTS.inflated, { 'user-agent': browser(`agent-${n}`), 'x-nf-client-connection-ip': attacker })).json());
+    expect(answers).toEqual([{ counted: true }, ...Array(9).fill({ counted: false })]);
+    expect(await counts(POSTS.inflated)).toEqual({ view_count: before.view_count + 1, today: before.today + 1, visitors: before.visitors + 1 });
+    // Control: another address is another visitor.
+    expect(await (await view(POSTS.inflated, { 'user-agent': browser('agent-0'), 'x-nf-client-connection-ip': address() })).json()).toEqual({ counted: true });
+  });
+
+  it('an IPv6 client counts once for its /64 network, however many of its addresses it uses', async () => {
+    const network = `2001:db8:${run.slice(0, 4)}:${run.slice(4, 8)}`;
+    const before = await counts(POSTS.inflated);
+    const answers = [];
+    for (const host of ['1', 'abcd:1234:5678:9', 'ffff:ffff:ffff:fffe']) answers.push(await (await view(POSTS.inflated, { 'user-agent': browser('v6'), 'x-nf-client-connection-ip': `${network}:${host.includes(':') ? host : `0:0:0:${host}`}` })).json());
+    expect(answers).toEqual([{ counted: true }, { counted: false }, { counted: false }]);
+    expect((await counts(POSTS.inflated)).view_count).toBe(before.view_count + 1);
+    // Control: the next /64 is another subscriber.
+    expect(await (await view(POSTS.inflated, { 'user-agent': browser('v6'), 'x-nf-client-connection-ip': `2001:db8:${run.slice(0, 4)}:${(parseInt(run.slice(4, 8), 16) ^ 1).toString(16)}::1` })).json()).toEqual({ counted: true });
+  });
+
+  it('does not trust X-Forwarded-For: a client naming other addresses there is still one visitor', async () => {
+    const ip = address();
+    const before = await counts(POSTS.inflated);
+    for (let n = 0; n < 3; n += 1) await view(POSTS.inflated, { 'user-agent': browser('xff'), 'x-nf-client-connection-ip': ip, 'x-forwarded-for': `198.51.100.${n + 1}` });
+    expect((await counts(POSTS.inflated)).view_count).toBe(before.view_count + 1);
   });
 
   it('counts the same visitor once per post: another post counts', async () => {
@@ -146,41 +174,42 @@ describe('POST /api/post-view', () => {
     expect(response.status).toBe(415);
   });
 
-  it(`answers 429 after ${VISITOR_HOURLY_LIMIT} requests of one visitor in the hour, and the refused view writes nothing`, async () => {
-    const visitor = { 'user-agent': browser('rate'), 'x-nf-client-connection-ip': address() };
+  it(`answers 429 once an address made ${ADDRESS_HOURLY_LIMIT} requests in the hour, and the refused view writes nothing`, async () => {
+    const ip = address();
     const [counted, fresh] = POSTS.rate as [string, string];
-    for (let request = 0; request < VISITOR_HOURLY_LIMIT; request += 1) {
-      expect((await view(counted, visitor)).status).toBe(200);
-    }
+    expect((await view(counted, { 'user-agent': browser('rate'), 'x-nf-client-connection-ip': ip })).status).toBe(200);
+    // The rest of the hour's requests, as the window would hold them after them.
+    await withDatabase(async (db) => {
+      const { rowCount } = await db.query('update private.post_view_rate_windows set hits = $1 where key_hash = $2', [ADDRESS_HOURLY_LIMIT, `address:${visitorHash(await todaysSalt(db), ip)}`]);
+      expect(rowCount).toBe(1);
+    });
     const before = await counts(fresh);
-    const refused = await view(fresh, visitor);
+    const refused = await view(fresh, { 'user-agent': browser('rate-other-browser'), 'x-nf-client-connection-ip': ip });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await counts(fresh)).toEqual(before);
-    // Another visitor is not affected.
-    expect((await view(fresh, { ...visitor, 'user-agent': browser('rate-other') })).status).toBe(200);
+    // Another address is not affected.
+    expect((await view(fresh, { 'user-agent': browser('rate'), 'x-nf-client-connection-ip': address() })).status).toBe(200);
   });
 });
 
 describe('count_post_view (the SQL function behind the endpoint)', () => {
-  it('limits requests per address too, whatever the user agent (limit 2 here)', async () => {
+  it('limits requests per address, whatever the user agent (limit 2 here)', async () => {
     const ip = address();
-    const call = (userAgent: string) =>
-      service.rpc('count_post_view', { p_organization_id: SP, p_post_id: POSTS.rate[1], p_ip: ip, p_user_agent: userAgent, p_visitor_limit: 60, p_address_limit: 2 });
-    expect((await call(browser('a1'))).data).toBe('counted');
-    expect((await call(browser('a2'))).data).toBe('counted');
-    const before = await counts(POSTS.rate[1]!);
-    expect((await call(browser('a3'))).data).toBe('rate_limited');
-    expect(await counts(POSTS.rate[1]!)).toEqual(before);
+    const call = (postId: string) => service.rpc('count_post_view', { p_organization_id: SP, p_post_id: postId, p_address: ip, p_address_limit: 2 });
+    expect((await call(POSTS.rate[1]!)).data).toBe('counted');
+    expect((await call(POSTS.rate[1]!)).data).toBe('duplicate');
+    const before = await counts(POSTS.rate[0]!);
+    expect((await call(POSTS.rate[0]!)).data).toBe('rate_limited');
+    expect(await counts(POSTS.rate[0]!)).toEqual(before);
   });
 
-  it('stores only sha256(today\'s salt, address, user agent, organization): no address, no user agent', async () => {
+  it('stores only sha256(today\'s salt, address, organization): no address, no user agent', async () => {
     const ip = address();
     const userAgent = browser('hash');
     expect(await (await view(POSTS.hash, { 'user-agent': userAgent, 'x-nf-client-connection-ip': ip })).json()).toEqual({ counted: true });
     await withDatabase(async (db) => {
-      const salt = (await db.query("select salt from private.post_view_salts where day = (now() at time zone 'utc')::date")).rows[0].salt as Buffer;
-      const expected = createHash('sha256').update(Buffer.concat([salt, Buffer.from(`${ip}\n${userAgent}\n${SP}`)])).digest('hex');
+      const expected = visitorHash(await todaysSalt(db), ip);
       const rows = (await db.query('select day::text, visitor_hash from private.post_view_visitors where post_id = $1', [POSTS.hash])).rows;
       expect(rows).toContainEqual({ day: today(), visitor_hash: expected });
       const stored = JSON.stringify((await db.query('select * from private.post_view_visitors union all select null, null, key_hash from private.post_view_rate_windows')).rows);
@@ -203,7 +232,7 @@ describe('count_post_view (the SQL function behind the endpoint)', () => {
 });
 
 describe('attacks through the raw API: nobody but the endpoint counts', () => {
-  const args = { p_organization_id: SP, p_post_id: POSTS.attacked, p_ip: '198.51.100.1', p_user_agent: 'attacker', p_visitor_limit: 1000, p_address_limit: 1000 };
+  const args = { p_organization_id: SP, p_post_id: POSTS.attacked, p_address: '198.51.100.1', p_address_limit: 1000 };
 
   it.each([
     ['anon', async () => anonClient()],

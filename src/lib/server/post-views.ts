@@ -1,23 +1,26 @@
 /**
  * Real view counts: which requests count and the one call that counts them. The rule itself lives in SQL
- * (`count_post_view`, migration 20261123007100_post_views.sql), atomically:
+ * (`count_post_view`, migrations 20261123007100_post_views.sql and 20261125000200_one_view_per_address.sql),
+ * atomically:
  *
  * 1. The post must be a published post of the site's own organization (never one the request names).
- * 2. The visitor is sha256(today's random salt, address, user agent, organization); the salt lives one UTC
- *    day in the database and is then deleted, so no hash can be traced back or linked across days. No
- *    cookie is set and no address or user agent is stored.
- * 3. Over VISITOR_HOURLY_LIMIT requests of a visitor, or ADDRESS_HOURLY_LIMIT of an address, in the current
- *    hour: refused, nothing written.
- * 4. A visitor counts once per post per day: the day count and blog_posts.view_count go up by one together.
+ * 2. The visitor is its address: sha256(today's random salt, address, organization). The user agent plays no
+ *    part, so a client that changes its browser name is still one visitor. An IPv6 address counts by its /64
+ *    network (the block one subscriber gets, and can rotate through at will). The salt lives one UTC day in
+ *    the database and is then deleted, so no hash can be traced back or linked across days. No cookie is set
+ *    and no address is stored.
+ * 3. Over ADDRESS_HOURLY_LIMIT requests of an address in the current hour: refused, nothing written.
+ * 4. An address counts once per post per day: the day count and blog_posts.view_count go up by one together.
+ *    (Readers behind one shared address, an office or a mobile carrier's NAT, count as one: the price of a
+ *    count nobody can inflate.)
  *
  * Bots and prefetches are skipped here, before the database is asked (`skipReason`).
  */
 import { isIP } from 'node:net';
 import type { SupabaseClient } from '@supabase/supabase-js';
+import ipaddr from 'ipaddr.js';
 
-/** Requests of one visitor (address and user agent) per hour, across posts. */
-export const VISITOR_HOURLY_LIMIT = 60;
-/** Requests from one address per hour, whatever the user agents (an office behind one address reads a lot). */
+/** Requests from one address per hour, across posts (each post still counts once a day per address). */
 export const ADDRESS_HOURLY_LIMIT = 600;
 
 /**
@@ -48,39 +51,35 @@ export function skipReason(headers: Headers): SkipReason | null {
   return null;
 }
 
-/** The visitor as the hash sees it: an address the client cannot choose, and its user agent (trimmed). */
-export interface Visitor {
-  ip: string;
-  userAgent: string;
+/**
+ * The request's visitor address, as the count keys it. The address is the function context's `ip`
+ * (Netlify's view of the connection), else `x-nf-client-connection-ip`, which Netlify's edge sets; never
+ * `x-forwarded-for`, whose first entry the client writes. An IPv4-mapped IPv6 address is its IPv4 address;
+ * another IPv6 address is cut to its /64 network (`2001:db8:1:2::/64`). Without an address (a local server
+ * that gives none), all such requests share the address `unknown`.
+ */
+export function visitorAddress(headers: Headers, contextIp?: string | null): string {
+  const ip = [contextIp, headers.get('x-nf-client-connection-ip')].map((value) => value?.trim() ?? '').find((value) => isIP(value) !== 0);
+  return ip ? addressKey(ip) : 'unknown';
 }
 
-/**
- * The request's visitor. The address is the function context's `ip` (Netlify's view of the connection),
- * else `x-nf-client-connection-ip`, which Netlify's edge sets; never `x-forwarded-for`, whose first entry the
- * client writes. Without one (a local server that gives none), all such requests share the address
- * `unknown` and are told apart by user agent only. The user agent is cut at 512 characters.
- */
-export function visitorFrom(headers: Headers, contextIp?: string | null): Visitor {
-  const ip = [contextIp, headers.get('x-nf-client-connection-ip')].map((value) => value?.trim() ?? '').find((value) => isIP(value) !== 0);
-  return { ip: ip ?? 'unknown', userAgent: (headers.get('user-agent') ?? '').trim().slice(0, 512) };
+/** An IPv4 address as it is; an IPv6 one as its /64 network (or the IPv4 address it maps). */
+export function addressKey(ip: string): string {
+  const parsed = ipaddr.process(ip);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const groups = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${groups.join(':')}::/64`;
 }
 
 /** What counting a view did. Only 'counted' changed a count. */
 export type ViewOutcome = 'counted' | 'duplicate' | 'not_found' | 'rate_limited';
 
-/** Counts one view of `postId` on the site of `organizationId` (service-role client). */
-export async function countPostView(
-  service: SupabaseClient,
-  organizationId: string,
-  postId: string,
-  visitor: Visitor,
-): Promise<ViewOutcome> {
+/** Counts one view of `postId` on the site of `organizationId` from `address` (service-role client). */
+export async function countPostView(service: SupabaseClient, organizationId: string, postId: string, address: string): Promise<ViewOutcome> {
   const { data, error } = await service.rpc('count_post_view', {
     p_organization_id: organizationId,
     p_post_id: postId,
-    p_ip: visitor.ip,
-    p_user_agent: visitor.userAgent,
-    p_visitor_limit: VISITOR_HOURLY_LIMIT,
+    p_address: address,
     p_address_limit: ADDRESS_HOURLY_LIMIT,
   });
   if (error) throw new Error(`Counting a view of post ${postId} failed: ${error.message}`);

@@ -50,16 +50,17 @@ export async function createStaffAccount(
   return { id, email: input.email };
 }
 
-/** Thrown when the user is not a member of the organization. */
+/** Thrown when the user is not an active member of the organization. */
 export class MemberNotFoundError extends Error {
   constructor() {
-    super('This person is not a member of the organization.');
+    super('This person is not an active member of the organization.');
   }
 }
 
 /**
  * An admin's password reset for a member (service client, after the caller was verified as an admin of the
- * organization): the member must belong to that organization; Supabase Auth mails the recovery link to
+ * organization): the member must be active in that organization (a member it deactivated is out of its
+ * reach, even while active elsewhere); Supabase Auth mails the recovery link to
  * `{siteUrl}/auth`, then `password_reset_by_admin` is logged.
  */
 export async function sendMemberPasswordReset(
@@ -72,6 +73,7 @@ export async function sendMemberPasswordReset(
     .select('id, email, full_name')
     .eq('organization_id', organizationId)
     .eq('id', userId)
+    .eq('is_active', true)
     .maybeSingle<{ id: string; email: string; full_name: string | null }>();
   if (error) throw new Error(`Reading member ${userId} of ${organizationId} failed: ${error.message}`);
   if (!data) throw new MemberNotFoundError();

@@ -2,11 +2,9 @@
  * The writing tool's featured image, kept in the organization's Media Library so the site never hotlinks
  * the tool's WordPress:
  * - `image_base64` (the image the tool generated; a bare base64 string or a `data:` URL) is decoded;
- * - else `image_url` is fetched once, from public hosts only: http(s), every address the name resolves to
- *   must be public (no loopback, private, link-local, carrier-grade NAT, multicast or reserved ranges, in
- *   IPv4 or IPv6) and the connection goes to the address that was checked (no second lookup for a
- *   rebinding DNS to answer differently), at most 3 redirects (each checked the same way), 10 seconds and
- *   MEDIA_MAX_BYTES;
+ * - else `image_url` is fetched once, from public hosts only, through the guard the build's downloads use
+ *   too (public-fetch.ts: http(s), every address the name resolves to public and the one connected to, at
+ *   most 3 redirects, 10 seconds for the whole download and MEDIA_MAX_BYTES);
  * then checked by its bytes (image-file.ts: JPEG, PNG, WebP, AVIF or GIF) and stored once per organization
  * (the SHA-256 is unique per organization, so a redelivery reuses the stored file).
  *
@@ -14,60 +12,27 @@
  * instead, and the post is saved without a featured image.
  */
 import { randomUUID } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { IMAGE_FORMATS_TEXT, inspectImage, MEDIA_MAX_BYTES, sha256Hex } from '../image-file.ts';
 import { InternalError } from './http.ts';
+import { MEDIA_BUCKET } from '../media.ts';
+import { mediaWithHash, recordStoredImage } from './media-records.ts';
+import { FetchRefused, fetchPublic, type FetchLimits, type FetchPolicy, PUBLIC_ONLY } from './public-fetch.ts';
 
-/** The storage bucket of the Media Library (created by the media migration). */
-export const MEDIA_BUCKET = 'media';
-
-const FETCH_TIMEOUT_MS = 10_000;
-const MAX_REDIRECTS = 3;
 const MAX_MB = MEDIA_MAX_BYTES / 1024 / 1024;
 
-/** Addresses that are not the public internet (RFC 6890 special-purpose registries and friends). */
-const NON_PUBLIC = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64],
-  ['2001::', 23], ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
-] as const) NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
-
-/** True for an address on the public internet (an IPv4-mapped IPv6 address is judged as its IPv4 one). */
-export function isPublicAddress(address: string): boolean {
-  const mapped = ipv4Mapped(address);
-  if (mapped) return isPublicAddress(mapped);
-  const family = isIP(address);
-  if (family === 0) return false;
-  return !NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
-
-/** The IPv4 address inside an IPv4-mapped IPv6 one (`::ffff:1.2.3.4` or `::ffff:102:304`), else null. */
-function ipv4Mapped(address: string): string | null {
-  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (dotted) return dotted;
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex) return null;
-  const [high, low] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
-}
+/** How `image_url` is downloaded (through the public-only guard). */
+const IMAGE_URL_LIMITS: FetchLimits = {
+  protocols: ['http:', 'https:'],
+  maxBytes: MEDIA_MAX_BYTES,
+  timeoutMs: 10_000,
+  maxRedirects: 3,
+  accept: 'image/avif,image/webp,image/png,image/jpeg,image/gif',
+  userAgent: 'scale-pro-site media import',
+};
 
 /** Why an image could not be taken; its message goes to the delivery log. */
 export class ImageProblem extends Error {}
-
-/** How image_url is fetched: which addresses may be reached (tests allow their own loopback server). */
-export interface FetchPolicy {
-  isAllowedAddress: (address: string) => boolean;
-}
-const PUBLIC_ONLY: FetchPolicy = { isAllowedAddress: isPublicAddress };
 
 /** The image's bytes from `image_base64`; throws ImageProblem when it is not base64 of an accepted image. */
 export function decodeImageBase64(value: string): Uint8Array {
@@ -86,93 +51,11 @@ function checked(bytes: Uint8Array): Uint8Array {
 
 /** The image at `url`, fetched under the policy; throws ImageProblem for anything refused or failed. */
 export async function fetchImage(url: string, policy: FetchPolicy = PUBLIC_ONLY): Promise<Uint8Array> {
-  const deadline = Date.now() + FETCH_TIMEOUT_MS;
-  let current = url;
-  for (let redirects = 0; ; redirects += 1) {
-    const response = await get(current, policy, deadline);
-    const location = response.headers.location;
-    if (response.statusCode && response.statusCode >= 300 && response.statusCode < 400 && location) {
-      response.resume();
-      if (redirects === MAX_REDIRECTS) throw new ImageProblem(`more than ${MAX_REDIRECTS} redirects`);
-      current = new URL(location, current).toString();
-      continue;
-    }
-    if (response.statusCode !== 200) {
-      response.resume();
-      throw new ImageProblem(`the server answered ${response.statusCode}`);
-    }
-    return checked(await readLimited(response, deadline));
-  }
-}
-
-/** One GET, connected only to an address the policy allows. */
-function get(url: string, policy: FetchPolicy, deadline: number): Promise<IncomingMessage> {
-  let target: URL;
   try {
-    target = new URL(url);
-  } catch {
-    return Promise.reject(new ImageProblem('the address is not a URL'));
+    return checked(await fetchPublic(url, IMAGE_URL_LIMITS, policy));
+  } catch (error) {
+    throw error instanceof FetchRefused ? new ImageProblem(error.message) : error;
   }
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') return Promise.reject(new ImageProblem('only http and https addresses are fetched'));
-  if (target.username || target.password) return Promise.reject(new ImageProblem('addresses with credentials are not fetched'));
-  // The checked address is the one connected to: the lookup below is the only one the request makes.
-  const checkedLookup: LookupFunction = (hostname, options, callback) => {
-    lookup(hostname, { all: true, verbatim: true })
-      .then((addresses) => {
-        const refused = addresses.find((a) => !policy.isAllowedAddress(a.address));
-        if (addresses.length === 0 || refused) {
-          callback(new ImageProblem(`${hostname} is not a public host`), '', 4);
-        } else if (options.all) {
-          (callback as unknown as (e: null, a: typeof addresses) => void)(null, addresses);
-        } else {
-          const [first] = addresses as [(typeof addresses)[number]];
-          callback(null, first.address, first.family);
-        }
-      })
-      .catch(() => callback(new ImageProblem(`${hostname} could not be found`), '', 4));
-  };
-  const literal = target.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(literal) && !policy.isAllowedAddress(literal)) return Promise.reject(new ImageProblem(`${literal} is not a public host`));
-  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const request = send(target, {
-      method: 'GET',
-      lookup: checkedLookup,
-      headers: { accept: 'image/avif,image/webp,image/png,image/jpeg,image/gif', 'user-agent': 'scale-pro-site media import' },
-      timeout: Math.max(1, deadline - Date.now()),
-    });
-    request.on('response', resolve);
-    request.on('timeout', () => request.destroy(new ImageProblem(`no answer within ${FETCH_TIMEOUT_MS / 1000} seconds`)));
-    request.on('error', (error) => reject(error instanceof ImageProblem ? error : new ImageProblem(`the download failed (${(error as NodeJS.ErrnoException).code ?? 'error'})`)));
-    request.end();
-  });
-}
-
-/** The body, stopping at MEDIA_MAX_BYTES or at the deadline. */
-function readLimited(response: IncomingMessage, deadline: number): Promise<Uint8Array> {
-  const declared = Number(response.headers['content-length']);
-  if (declared > MEDIA_MAX_BYTES) {
-    response.destroy();
-    return Promise.reject(new ImageProblem(`it is larger than ${MAX_MB} MB`));
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const timer = setTimeout(() => response.destroy(new ImageProblem(`no answer within ${FETCH_TIMEOUT_MS / 1000} seconds`)), Math.max(1, deadline - Date.now()));
-    response.on('data', (chunk: Buffer) => {
-      size += chunk.byteLength;
-      if (size > MEDIA_MAX_BYTES) response.destroy(new ImageProblem(`it is larger than ${MAX_MB} MB`));
-      else chunks.push(chunk);
-    });
-    response.on('end', () => {
-      clearTimeout(timer);
-      resolve(new Uint8Array(Buffer.concat(chunks)));
-    });
-    response.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error instanceof ImageProblem ? error : new ImageProblem('the download was cut off'));
-    });
-  });
 }
 
 /** What to call the stored file: the URL's file name, else the post's slug, with the real extension. */
@@ -196,37 +79,15 @@ export async function storeMedia(
   const info = inspectImage(bytes);
   if (!info) throw new ImageProblem(`it is not an image (${IMAGE_FORMATS_TEXT})`);
   const sha256 = await sha256Hex(bytes);
-  const existing = await findMedia(client, organizationId, sha256);
-  if (existing) return existing;
-  const path = `${organizationId}/${randomUUID()}.${info.extension}`;
-  const upload = await client.storage.from(MEDIA_BUCKET).upload(path, bytes, { contentType: info.mimeType, upsert: false });
+  const existing = await mediaWithHash(client, organizationId, sha256);
+  if (existing) return existing.id;
+  const storagePath = `${organizationId}/${randomUUID()}.${info.extension}`;
+  const upload = await client.storage.from(MEDIA_BUCKET).upload(storagePath, bytes, { contentType: info.mimeType, upsert: false });
   if (upload.error) throw new InternalError(`storing the image failed: ${upload.error.message}`);
-  const { data, error } = await client
-    .from('media')
-    .insert({
-      organization_id: organizationId,
-      storage_path: path,
-      file_name: describe.fileName,
-      width: info.width,
-      height: info.height,
-      alt_text: describe.altText.slice(0, 500),
-      sha256,
-      source: 'webhook',
-    })
-    .select('id')
-    .single();
-  if (!error) return (data as { id: string }).id;
-  await client.storage.from(MEDIA_BUCKET).remove([path]);
-  // A concurrent delivery stored the same image first: use its row.
-  const raced = error.code === '23505' ? await findMedia(client, organizationId, sha256) : null;
-  if (raced) return raced;
-  throw new InternalError(`recording the image failed: ${error.message}`);
-}
-
-async function findMedia(client: SupabaseClient, organizationId: string, sha256: string): Promise<string | null> {
-  const { data, error } = await client.from('media').select('id').eq('organization_id', organizationId).eq('sha256', sha256).maybeSingle();
-  if (error) throw new InternalError(`looking up the image failed: ${error.message}`);
-  return (data as { id: string } | null)?.id ?? null;
+  const { media } = await recordStoredImage(client, {
+    organizationId, storagePath, info, sha256, fileName: describe.fileName, altText: describe.altText, source: 'webhook', createdBy: null,
+  });
+  return media.id;
 }
 
 /** The delivery's image fields, as far as this module is concerned. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { skipReason, visitorFrom } from '../../../src/lib/server/post-views';
+import { addressKey, skipReason, visitorAddress } from '../../../src/lib/server/post-views';
 
 // Counting itself (salted hash, dedup, rate limits) lives in SQL: tests/integration/post-views.test.ts, which
 // also recomputes the stored hash from the day's salt.
@@ -51,17 +51,31 @@ describe('skipReason', () => {
   });
 });
 
-describe('visitorFrom', () => {
+describe('visitorAddress', () => {
   it.each<[string, Record<string, string>, string | undefined, string]>([
-    ['the function context’s address first', { 'x-nf-client-connection-ip': '203.0.113.9' }, '2001:db8::1', '2001:db8::1'],
+    ['the function context’s address first', { 'x-nf-client-connection-ip': '203.0.113.9' }, '198.51.100.7', '198.51.100.7'],
     ['else Netlify’s client address header', { 'x-nf-client-connection-ip': '203.0.113.9' }, undefined, '203.0.113.9'],
     ['never x-forwarded-for, which the client writes', { 'x-forwarded-for': '198.51.100.1' }, undefined, 'unknown'],
     ['never a value that is not an address', { 'x-nf-client-connection-ip': 'evil' }, 'also evil', 'unknown'],
-  ])('%s', (_case, entries, contextIp, ip) => {
-    expect(visitorFrom(headers({ ...entries, 'user-agent': ` ${CHROME} ` }), contextIp)).toEqual({ ip, userAgent: CHROME });
+  ])('%s', (_case, entries, contextIp, address) => {
+    expect(visitorAddress(headers({ ...entries, 'user-agent': CHROME }), contextIp)).toBe(address);
   });
 
-  it('cuts a long user agent at 512 characters', () => {
-    expect(visitorFrom(headers({ 'user-agent': 'x'.repeat(2000) })).userAgent).toHaveLength(512);
+  it('ignores the user agent: the same address is the same visitor', () => {
+    const from = (agent: string) => visitorAddress(headers({ 'user-agent': agent, 'x-nf-client-connection-ip': '203.0.113.9' }));
+    expect(from(CHROME)).toBe(from('Mozilla/5.0 (Macintosh) Safari/605'));
+  });
+});
+
+describe('addressKey', () => {
+  it.each([
+    ['203.0.113.9', '203.0.113.9'],
+    ['2001:db8:1:2:3:4:5:6', '2001:db8:1:2::/64'],
+    ['2001:0db8:0001:0002:ffff::1', '2001:db8:1:2::/64'],
+    ['2001:db8::1', '2001:db8:0:0::/64'],
+    ['::ffff:203.0.113.9', '203.0.113.9'],
+    ['::ffff:cb00:7109', '203.0.113.9'],
+  ])('keys %s as %s', (ip, key) => {
+    expect(addressKey(ip)).toBe(key);
   });
 });
