@@ -21,6 +21,8 @@ insert into public.organizations (id, name, slug, domain, settings) values
     'blog_title', 'Evergreen Insights',
     'contact_email', 'info@evergreen-landscaping.test',
     'webhook', jsonb_build_object('publish_mode', 'draft')));
+-- The operator set these domains: a site finds its organization by them.
+update public.organizations set domain_confirmed = true where domain is not null;
 
 -- Demo users, as Supabase's own seeds create them. App metadata (settable only by the service role) carries
 -- the organization and role; the on_auth_user_created trigger makes the profile and membership.

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { deployEvent, DeployNotificationSchema, verifyDeployNotification } from '../../src/lib/server/deploy-events.ts';
+import { assertFresh, deployEvent, DeployNotificationSchema, verifyDeployNotification } from '../../src/lib/server/deploy-events.ts';
 import { HttpError, message, readText, serverError } from '../../src/lib/server/http.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 import { siteOrganizationId } from '../../src/lib/server/site-organization.ts';
@@ -11,7 +11,8 @@ const MAX_BODY_BYTES = 256_000;
  * POST /api/deploy-events: Netlify's deploy notifications (started, succeeded, failed), configured as
  * outgoing webhooks signed with DEPLOY_NOTIFICATION_SECRET (see src/lib/server/deploy-events.ts). A verified
  * notification of a production deploy records the build of this site's organization (record_site_deploy);
- * the admin header shows it. 202 recorded or ignored (another context or state), 401 unverified, 400 not a
+ * the admin header shows it. 202 recorded or ignored (another context or state), 401 unverified or over an hour
+ * old (a replay), 400 not a
  * deploy, 503 when no secret is configured: in every refusal nothing is written.
  */
 export default async (req: Request): Promise<Response> => {
@@ -28,6 +29,7 @@ export default async (req: Request): Promise<Response> => {
     }
     const parsed = DeployNotificationSchema.safeParse(json);
     if (!parsed.success) throw new HttpError(400, 'The notification is not a deploy.');
+    assertFresh(parsed.data);
     const event = deployEvent(parsed.data);
     if (!event) return message(202, 'Ignored: not a production deploy state the status tracks.');
     const { error } = await serviceClient().rpc('record_site_deploy', {

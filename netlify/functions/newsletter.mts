@@ -1,8 +1,9 @@
 import type { Config } from '@netlify/functions';
-import { subscribeToNewsletter } from '../../src/lib/newsletter.ts';
-import { NEWSLETTER_MAX_BYTES, NEWSLETTER_OUTCOMES, NewsletterSignupSchema, type NewsletterOutcome } from '../../src/schemas/newsletter.ts';
 import { HttpError, message, readJson, readText, serverError } from '../../src/lib/server/http.ts';
+import { requestSubscription } from '../../src/lib/server/newsletter.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
+import { siteOrganizationId } from '../../src/lib/server/site-organization.ts';
+import { NEWSLETTER_MAX_BYTES, NEWSLETTER_OUTCOMES, NewsletterSignupSchema, type NewsletterOutcome } from '../../src/schemas/newsletter.ts';
 
 /** What the sign-up came to: the JSON answer's status and text, and the outcome page a plain form goes to. */
 interface Answer {
@@ -13,35 +14,37 @@ interface Answer {
 
 const answer = (status: number, outcome: NewsletterOutcome, text: string = NEWSLETTER_OUTCOMES[outcome].message): Answer => ({ status, text, outcome });
 
-/** The outcome whose message a validation error carries; the organization's errors are ours, not the visitor's. */
+/** The outcome whose message a validation error carries. */
 function outcomeOf(text: string): NewsletterOutcome {
   const found = Object.entries(NEWSLETTER_OUTCOMES).find(([, outcome]) => outcome.message === text);
-  return (found?.[0] as NewsletterOutcome | undefined) ?? 'not-available';
+  return (found?.[0] as NewsletterOutcome | undefined) ?? 'email-invalid';
 }
 
-async function signUp(body: unknown): Promise<Answer> {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+async function signUp(body: unknown, siteUrl: string): Promise<Answer> {
   const signup = NewsletterSignupSchema.safeParse(body);
   if (!signup.success) {
-    const text = signup.error.issues[0]?.message ?? 'Invalid sign-up.';
+    const text = signup.error.issues[0]?.message ?? NEWSLETTER_OUTCOMES['email-invalid'].message;
     return answer(400, outcomeOf(text), text);
   }
-  switch (await subscribeToNewsletter(serviceClient(), signup.data)) {
-    case 'subscribed':
-      return answer(201, 'subscribed');
-    case 'already-subscribed':
-      return answer(200, 'already-subscribed');
-    case 'unknown-organization':
-      return answer(404, 'not-available', `No organization named "${signup.data.organization}".`);
-  }
+  const client = serviceClient();
+  const organizationId = await siteOrganizationId();
+  const { data: organization } = UUID.test(organizationId) ? await client.from('organizations').select('id, name').eq('id', organizationId).maybeSingle() : { data: null };
+  // The local fallback organization (no database row) has no list.
+  if (!organization) return answer(503, 'not-available');
+  await requestSubscription(client, organization, signup.data.email, siteUrl);
+  return answer(200, 'check-inbox');
 }
 
 /**
- * POST /api/newsletter: subscribes an address to the organization's newsletter.
- * - JSON `{ email, organization }` (the form's script): `{ message }` with 201 new, 200 already subscribed (no
- *   second row), 400 invalid, 404 unknown organization, 413 too large, 500 with a generic message and a
- *   reference (the database's text only in the log).
+ * POST /api/newsletter: a sign-up for this site's organization's newsletter (double opt-in,
+ * src/lib/server/newsletter.ts). Every valid address gets the same answer, 200 "check your inbox", whether it
+ * was new, pending, confirmed or rate-limited: the answer tells nobody who is on the list.
+ * - JSON `{ email }` (the form's script; an `organization` in the body is ignored): `{ message }`; 400
+ *   invalid, 413 too large, 503 when the site has no organization, 500 with a generic message and a reference.
  * - A plain form post (`application/x-www-form-urlencoded`, the same form before or without its script):
- *   303 to `/newsletter/<outcome>`, a page that says what happened, so the address never lands in a URL.
+ *   303 to `/newsletter/<outcome>`, so the address never lands in a URL.
  */
 export default async (req: Request) => {
   const plainForm = (req.headers.get('content-type') ?? '').startsWith('application/x-www-form-urlencoded');
@@ -50,7 +53,7 @@ export default async (req: Request) => {
     const body = plainForm
       ? Object.fromEntries(new URLSearchParams(await readText(req, { maxBytes: NEWSLETTER_MAX_BYTES })))
       : await readJson(req, { maxBytes: NEWSLETTER_MAX_BYTES });
-    result = await signUp(body);
+    result = await signUp(body, new URL(req.url).origin);
   } catch (error) {
     result = error instanceof HttpError ? answer(error.status, 'not-available', error.message) : serverError(NEWSLETTER_OUTCOMES['not-available'].message, error);
   }

@@ -18,6 +18,19 @@ import { bodyTooLargeText, FUNCTION_BODY_LIMIT_BYTES } from '../../src/lib/serve
 /** Headers about one connection, not the message: never forwarded (RFC 9110 section 7.6.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
+/**
+ * Headers that say who the client is. A client may not write them: the proxy drops what it sent and names the
+ * address it really connected from (`x-forwarded-for`), as Netlify's edge does, so a function never takes a
+ * client's word for its address.
+ */
+const CLIENT_IDENTITY = new Set(['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-real-ip', 'client-ip', 'x-nf-client-connection-ip']);
+
+/** The request's headers to send on: end-to-end only, the client's identity as this proxy saw it. */
+function forwardedHeaders(req: IncomingMessage): IncomingHttpHeaders {
+  const headers = Object.fromEntries(Object.entries(endToEndHeaders(req.headers)).filter(([name]) => !CLIENT_IDENTITY.has(name)));
+  return { ...headers, ...(req.socket.remoteAddress && { 'x-forwarded-for': req.socket.remoteAddress }) };
+}
+
 /** The body in full, or null when it passed the limit (the rest is read and dropped, see tooLarge). */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
@@ -58,7 +71,7 @@ function forward(req: IncomingMessage, body: Buffer, res: ServerResponse, upstre
       agent: upstream.agent,
       method: req.method,
       path: req.url,
-      headers: { ...endToEndHeaders(req.headers), ...(hasBody && { 'content-length': String(body.length) }) },
+      headers: { ...forwardedHeaders(req), ...(hasBody && { 'content-length': String(body.length) }) },
     },
     (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEndHeaders(answer.headers));
@@ -74,11 +87,24 @@ function forward(req: IncomingMessage, body: Buffer, res: ServerResponse, upstre
   outgoing.end(body);
 }
 
-/** Connection upgrades (the dev server's live-reload WebSocket) pass through as raw sockets. */
+/**
+ * Connection upgrades pass through as raw sockets, but only what the dev server's live reload needs: a GET
+ * asking for a WebSocket, with no body. Anything else (a POST with `Upgrade: h2c` and a body, say) would carry
+ * a body past the limit: it gets 400 and the connection is closed, upstream never sees it.
+ */
 function tunnel(req: IncomingMessage, socket: Duplex, head: Buffer, port: number): void {
+  const websocket = req.method === 'GET' && /^websocket$/i.test(req.headers.upgrade ?? '');
+  const declaresBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (!websocket || declaresBody) {
+    socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-type: text/plain\r\n\r\nOnly WebSocket upgrades without a body are passed on.');
+    return;
+  }
   const upstream = connect(port, '127.0.0.1', () => {
     const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion}`];
-    for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+    for (let i = 0; i < req.rawHeaders.length; i += 2) {
+      if (!CLIENT_IDENTITY.has(req.rawHeaders[i]!.toLowerCase())) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+    }
+    if (req.socket.remoteAddress) lines.push(`X-Forwarded-For: ${req.socket.remoteAddress}`);
     upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
     upstream.write(head);
     socket.pipe(upstream).pipe(socket);

@@ -2,7 +2,7 @@
  * Security headers for every path of the built site, written to `_headers` in the output (Netlify and
  * `netlify serve` read it from the publish folder). The Content-Security-Policy is computed after the
  * pages are written, from their inline scripts (see src/lib/content-security-policy.ts), so it stays right
- * when code changes. One policy for every path: rewritten pages (`/admin/blog/preview/*`) and 404s for
+ * when code changes; a script inside a post's own content fails the build instead of being allowed. One policy for every path: rewritten pages (`/admin/blog/preview/*`) and 404s for
  * unknown paths get it too, and each hash only ever allows a script of this very build. Astro's own
  * `security.csp` would give a `<meta>` policy (which cannot carry frame-ancestors) or, through the adapter's
  * `staticHeaders`, one header per prerendered route, leaving rewritten and unknown paths without a policy.
@@ -13,7 +13,7 @@ import { appendFile, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
-import { contentSecurityPolicy, inlineScriptHashes } from '../lib/content-security-policy.ts';
+import { contentSecurityPolicy, inlineScriptHashes, scriptsInPostContent } from '../lib/content-security-policy.ts';
 import { embedUrls, PROVIDER_SCRIPT_URL } from '../lib/embeds.ts';
 import { getSiteOrganization } from '../lib/organizations.ts';
 import { publicSupabaseConfig } from '../lib/supabase-config.ts';
@@ -63,14 +63,24 @@ async function policyForBuild(dir: URL, env: Record<string, string | undefined>)
   const root = fileURLToPath(dir);
   const pages = ((await readdir(root, { recursive: true })) as string[]).filter((file) => file.endsWith('.html'));
   const hashes = new Set<string>();
+  const tainted: string[] = [];
   // Read several pages at a time: at 10,000 posts there are 17,000 pages, and one read after the other took seconds.
   let next = 0;
   const reader = async () => {
     while (next < pages.length) {
-      for (const hash of inlineScriptHashes(await readFile(join(root, pages[next++]!), 'utf8'))) hashes.add(hash);
+      const page = pages[next++]!;
+      const html = await readFile(join(root, page), 'utf8');
+      if (scriptsInPostContent(html) > 0) tainted.push(page);
+      for (const hash of inlineScriptHashes(html)) hashes.add(hash);
     }
   };
   await Promise.all(Array.from({ length: PARALLEL_READS }, reader));
+  if (tainted.length > 0) {
+    throw new Error(
+      `Post content would run a script on ${tainted.length} page(s) (${tainted.slice(0, 5).join(', ')}): the build stops rather than allow it by hash. ` +
+        'Post HTML is sanitized where it is rendered (sanitizeArticleHtml), so a script there means sanitizing failed.',
+    );
+  }
   const embeds = embedUrls(await getSiteOrganization(env));
   const frames = [embeds.booking, embeds.contactForm].filter((url): url is string => url !== null);
   const csp = contentSecurityPolicy({

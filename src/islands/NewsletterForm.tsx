@@ -2,8 +2,6 @@ import { useState, type SubmitEvent } from 'react';
 import type { NewsletterResponse } from '../schemas/newsletter';
 
 interface Props {
-  /** Slug of the site's organization: whose list the address joins. */
-  organization: string;
   /** Prefix of the form's element ids, unique per page (the footer and the blog sidebar both show a form). */
   id?: string;
   /** Accessible name of the form. */
@@ -17,9 +15,10 @@ type Status = { kind: 'idle' | 'sending' } | { kind: 'done' | 'error'; message: 
  * on the first focus or pointer over it) or without scripts, it posts to /api/newsletter, which answers with the
  * outcome page. Hydrated, it posts JSON and announces the answer in place. The function validates the address
  * with the shared zod schema and answers its message; validating here too would ship zod's core (about 14 KB
- * gzip) for a message the server already gives.
+ * gzip) for a message the server already gives. The list is the site's own organization's (the function
+ * decides), and the answer is the same for every valid address: check your inbox (double opt-in).
  */
-export default function NewsletterForm({ organization, id = 'newsletter', label = 'Newsletter' }: Props) {
+export default function NewsletterForm({ id = 'newsletter', label = 'Newsletter' }: Props) {
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
 
   async function submit(event: SubmitEvent<HTMLFormElement>) {
@@ -30,7 +29,7 @@ export default function NewsletterForm({ organization, id = 'newsletter', label 
       const response = await fetch('/api/newsletter', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: new FormData(form).get('email'), organization }),
+        body: JSON.stringify({ email: new FormData(form).get('email') }),
       });
       const { message } = (await response.json()) as NewsletterResponse;
       setStatus({ kind: response.ok ? 'done' : 'error', message });
@@ -43,7 +42,6 @@ export default function NewsletterForm({ organization, id = 'newsletter', label 
 
   return (
     <form action="/api/newsletter" method="post" onSubmit={submit} noValidate className="flex flex-col gap-2" aria-label={label}>
-      <input type="hidden" name="organization" value={organization} />
       <label htmlFor={`${id}-email`} className="sr-only">Email address</label>
       <input
         id={`${id}-email`}

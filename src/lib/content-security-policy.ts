@@ -5,6 +5,7 @@
  * src/integrations/security-headers.ts, which writes the header for every path of the built site.
  */
 import { createHash } from 'node:crypto';
+import { Parser } from 'htmlparser2';
 import { EMBED_HOSTS } from './sanitize-html.ts';
 
 /** Script element, its attributes and its text (raw text: it ends at the first `</script`). */
@@ -41,6 +42,36 @@ export function inlineScriptHashes(html: string): string[] {
     hashes.add(scriptHashSource(text));
   }
   return [...hashes];
+}
+
+/** The attribute on the element that holds a post's own HTML (src/components/blog/PostArticle.tsx). */
+export const POST_CONTENT_ATTRIBUTE = 'data-post-content';
+
+/**
+ * How many script elements a page's post content holds: none, since the content is sanitized where it is
+ * rendered. The build fails when there is one (src/integrations/security-headers.ts), so the policy only ever
+ * allows by hash the scripts the templates emit, never one that slipped into an article.
+ */
+export function scriptsInPostContent(html: string): number {
+  const start = html.search(new RegExp(`<[a-z][a-z0-9-]*\\s[^>]*${POST_CONTENT_ATTRIBUTE}[\\s=>]`, 'i'));
+  if (start < 0) return 0;
+  let depth = 0;
+  let scripts = 0;
+  let done = false;
+  const parser = new Parser({
+    onopentag(name) {
+      if (done) return;
+      depth += 1;
+      if (name === 'script') scripts += 1;
+    },
+    onclosetag() {
+      if (done) return;
+      depth -= 1;
+      done = depth === 0;
+    },
+  });
+  parser.end(html.slice(start));
+  return scripts;
 }
 
 /** What the policy allows beyond the site itself. */

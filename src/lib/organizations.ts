@@ -19,7 +19,7 @@ export async function listOrganizations(env: Env = process.env): Promise<Organiz
   const client = createClient(url, anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
   let result;
   try {
-    result = await client.from('organizations').select('id, name, slug, domain, settings').order('name');
+    result = await client.from('organizations').select('id, name, slug, domain, domain_confirmed, settings').order('name');
   } catch (cause) {
     throw new Error(`Cannot read organizations from ${url}: ${(cause as Error).message}`, { cause });
   }
@@ -64,12 +64,13 @@ export function chooseSiteOrganization(organizations: readonly Organization[], e
     return chosen;
   }
   const host = siteHost(env);
-  const byDomain = host ? organizationForHost(host, organizations) : null;
+  // Only a domain the operator confirmed picks the site: an admin's new domain could otherwise steer another site.
+  const byDomain = host ? organizationForHost(host, organizations.filter((org) => org.domain_confirmed)) : null;
   if (byDomain) return byDomain;
   if (isProductionBuild(env)) {
     const where = host ? `exactly "${normalizeHost(host)}", the host of this site's URL (${env.URL})` : `this site's host (URL is ${env.URL ? `not an address: ${env.URL}` : 'not set'})`;
     throw new Error(
-      `This production build cannot tell which organization it shows. Set SITE_ORG to the organization's slug (known: ${known}), or set the organization's domain to ${where}.`,
+      `This production build cannot tell which organization it shows. Set SITE_ORG to the organization's slug (known: ${known}), or set the organization's domain to ${where} and have it confirmed (organizations.domain_confirmed).`,
     );
   }
   return organizations.find((org) => org.slug === DEFAULT_ORGANIZATION_SLUG) ?? FALLBACK_ORGANIZATION;

@@ -42,5 +42,5 @@ export async function changeOwnPassword(
   if (error) throw new PasswordChangeError(error.message);
   const { error: signOutError } = await client.auth.signOut({ scope: 'others' });
   if (signOutError) throw new Error(`The password was changed, but ending your other sessions failed: ${signOutError.message}`);
-  await logActivity(client, 'password_changed', { details: { timestamp: new Date().toISOString(), method: 'admin_dashboard' } });
+  await logActivity(client, 'password_changed');
 }

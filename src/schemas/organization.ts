@@ -84,6 +84,8 @@ export const OrganizationSchema = z.object({
   name: z.string().min(1).max(120),
   slug: SlugSchema.max(63),
   domain: DomainSchema.nullable(),
+  /** Whether the operator confirmed the domain: only a confirmed one picks a site's organization. */
+  domain_confirmed: z.boolean().optional(),
   settings: OrganizationSettingsSchema,
 });
 export type Organization = z.infer<typeof OrganizationSchema>;

@@ -1,5 +1,5 @@
 import { z } from './zod.ts';
-import { blankAsUndefined, HttpUrlSchema, SlugSchema } from './common.ts';
+import { blankAsUndefined, ImageUrlSchema, SlugSchema } from './common.ts';
 
 /** Post lifecycle: drafts are private, scheduled posts go live at published_at, published posts are public. */
 export const POST_STATUSES = ['draft', 'published', 'scheduled'] as const;
@@ -38,7 +38,7 @@ export const PostInputSchema = z
     category_id: blankAsUndefined(z.uuid()).transform((v) => v ?? null),
     tags: PostTagsSchema.optional().transform((v) => (v && v.length > 0 ? v : null)),
     /** A featured image address saved before the Media Library; a chosen library image replaces it. */
-    featured_image_url: blankAsUndefined(HttpUrlSchema).transform((v) => v ?? null),
+    featured_image_url: blankAsUndefined(ImageUrlSchema).transform((v) => v ?? null),
     /** The featured image from the organization's Media Library (the database checks it is the same organization's). */
     featured_media_id: z.uuid().nullable().optional().transform((v) => v ?? null),
     meta_title: blankAsUndefined(z.string().trim().max(200)).transform((v) => v ?? null),

@@ -1,5 +1,5 @@
 import { z } from './zod.ts';
-import { blankAsUndefined, EmailSchema, HttpUrlSchema, PhoneSchema } from './common.ts';
+import { blankAsUndefined, EmailSchema, HttpUrlSchema, ImageUrlSchema, PhoneSchema } from './common.ts';
 
 /** Staff roles, from least to most access: viewer reads, editor writes content, admin manages everything. */
 export const ROLES = ['viewer', 'editor', 'admin'] as const;
@@ -13,7 +13,7 @@ export const ProfileDetailsSchema = z.object({
   phone: blankAsUndefined(PhoneSchema),
   author_title: blankAsUndefined(z.string().trim().max(120)),
   author_website: blankAsUndefined(HttpUrlSchema),
-  avatar_url: blankAsUndefined(HttpUrlSchema),
+  avatar_url: blankAsUndefined(ImageUrlSchema),
 });
 export type ProfileDetails = z.infer<typeof ProfileDetailsSchema>;
 

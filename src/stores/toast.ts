@@ -32,6 +32,12 @@ export const $toast = atom<Toast | null>(null);
 let nextId = 1;
 let timer: ReturnType<typeof setTimeout> | undefined;
 
+/** The Toaster on the page: mounted by the first toast (nothing to mount outside a browser). */
+function toasterMounted(): Promise<void> {
+  if (typeof document === 'undefined') return Promise.resolve();
+  return import('../islands/mount-toaster.ts').then(({ mountToaster }) => mountToaster());
+}
+
 /** Shows a toast, replacing the current one. Returns its id. */
 export function toast(input: ToastInput): number {
   clearTimeout(timer);
@@ -51,7 +57,7 @@ export function toast(input: ToastInput): number {
     timer = setTimeout(() => dismissToast(shown.id), shown.durationMs);
   };
   if (typeof document === 'undefined') startClock();
-  else void import('../islands/mount-toaster.ts').then(({ mountToaster }) => mountToaster()).finally(startClock);
+  else void toasterMounted().finally(startClock);
   return shown.id;
 }
 
@@ -68,15 +74,24 @@ export function toastOnNextPage(input: ToastInput, storage: Pick<Storage, 'setIt
   storage.setItem(PENDING_TOAST_KEY, JSON.stringify(input));
 }
 
-/** Shows the toast an earlier page left, once. Unreadable leftovers are dropped. */
-export function showPendingToast(storage: Pick<Storage, 'getItem' | 'removeItem'> = sessionStorage): void {
+/**
+ * Shows the toast an earlier page left, once. It stays stored until the Toaster is on the page: a page that
+ * reloads before (a dev server re-optimizing its modules, a person navigating on) shows it again rather than
+ * losing it. Unreadable leftovers are dropped.
+ */
+export async function showPendingToast(storage: Pick<Storage, 'getItem' | 'removeItem'> = sessionStorage): Promise<void> {
   const stored = storage.getItem(PENDING_TOAST_KEY);
   if (stored === null) return;
-  storage.removeItem(PENDING_TOAST_KEY);
+  let input: ToastInput | null = null;
   try {
-    const input = JSON.parse(stored) as ToastInput;
-    if (typeof input?.title === 'string') toast(input);
+    input = JSON.parse(stored) as ToastInput;
   } catch {
     // A corrupted entry is not worth an error on an unrelated page.
   }
+  if (typeof input?.title !== 'string') {
+    storage.removeItem(PENDING_TOAST_KEY);
+    return;
+  }
+  toast(input);
+  await toasterMounted().finally(() => storage.removeItem(PENDING_TOAST_KEY));
 }

@@ -55,7 +55,7 @@ test('the old address of a renamed post leads to the post', async ({ page }) => 
   await expect(page).toHaveURL(/\/blog\/seo-strategies-that-actually-work-in-2026$/);
 });
 
-test('the blog sidebar newsletter really subscribes', async ({ page }) => {
+test('the blog sidebar newsletter signs the address up, to be confirmed', async ({ page }) => {
   const db = serviceClient();
   const email = `e2e.blog.${Date.now()}@example.com`;
   await page.goto('/blog');
@@ -64,7 +64,7 @@ test('the blog sidebar newsletter really subscribes', async ({ page }) => {
   await waitForIslands(page);
   await form.getByPlaceholder('Your email address').fill(email);
   await form.getByRole('button', { name: 'Subscribe' }).click();
-  await expect(form.getByText('Thanks for subscribing!')).toBeVisible();
+  await expect(form.getByText('Almost done: we sent a link to that address. Open it to confirm your subscription.')).toBeVisible();
   const { data } = await db.from('newsletter_subscribers').select('email').eq('email', email);
   expect(data).toEqual([{ email }]);
   await db.from('newsletter_subscribers').delete().eq('email', email);

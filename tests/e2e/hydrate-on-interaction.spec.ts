@@ -93,7 +93,7 @@ test('the keyboard: Tab reaches the toggle, Enter switches the theme; the newsle
   await form.getByLabel('Email address').focus();
   await page.keyboard.type(email);
   await page.keyboard.press('Enter');
-  await expect(formStatus(page)).toHaveText('Thanks for subscribing!');
+  await expect(formStatus(page)).toHaveText('Almost done: we sent a link to that address. Open it to confirm your subscription.');
   await expect(page).toHaveURL(/\/about$/);
   await removeSubscriber(email);
 });
@@ -129,7 +129,7 @@ test.describe('touch', () => {
     await form.getByLabel('Email address').tap();
     await form.getByLabel('Email address').fill(email);
     await form.getByRole('button', { name: 'Subscribe' }).tap();
-    await expect(formStatus(page)).toHaveText('Thanks for subscribing!');
+    await expect(formStatus(page)).toHaveText('Almost done: we sent a link to that address. Open it to confirm your subscription.');
     await removeSubscriber(email);
   });
 });
@@ -145,9 +145,9 @@ test.describe('without scripts', () => {
       await page.goto('/privacy');
       await footerForm(page).getByLabel('Email address').fill(email);
       await footerForm(page).getByRole('button', { name: 'Subscribe' }).click();
-      await expect(page).toHaveURL(/\/newsletter\/subscribed$/);
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText('You are subscribed');
-      await expect(page.getByRole('status').filter({ hasText: 'Thanks for subscribing!' })).toBeVisible();
+      await expect(page).toHaveURL(/\/newsletter\/check-inbox$/);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Check your inbox');
+      await expect(page.getByRole('status').filter({ hasText: 'Almost done: we sent a link to that address. Open it to confirm your subscription.' })).toBeVisible();
       const { data } = await db.from('newsletter_subscribers').select('email, organizations!inner(slug)').eq('email', email);
       expect(data).toEqual([{ email, organizations: { slug: 'scale-pro' } }]);
 

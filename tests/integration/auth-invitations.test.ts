@@ -141,6 +141,16 @@ describe('POST /api/invitations/accept', () => {
     expect((await service.from('profiles').select('id').eq('email', email)).data).toEqual([]);
   });
 
+  it('refuses a revoked invitation even while its expiry lies ahead, creates nothing and leaves it unused', async () => {
+    const { token, email, id } = await invite({ expiresAt: new Date(Date.now() + 86_400_000) });
+    await service.from('user_invitations').update({ revoked_at: new Date().toISOString() }).eq('id', id);
+    const response = await acceptWith({ token, full_name: 'Revoked', password });
+    expect(response.status).toBe(404);
+    expect((await response.json()).problem).toBe('unknown');
+    expect((await service.from('profiles').select('id').eq('email', email)).data).toEqual([]);
+    expect((await service.from('user_invitations').select('used_at').eq('id', id).single()).data).toEqual({ used_at: null });
+  });
+
   it('answers 404 to an unknown token', async () => {
     const response = await acceptWith({ token: 'no-such-invitation-token', full_name: 'Nobody', password });
     expect(response.status).toBe(404);

@@ -121,22 +121,28 @@ describe('role guards', () => {
 describe('audit and sessions', () => {
   it('log_user_activity records the caller as the actor, and only the actions the app logs', async () => {
     const viewer = await signedInClient(seed.users.viewer.email);
-    const own = await viewer.rpc('log_user_activity', { p_action: 'password_changed', p_details: { method: 'admin_dashboard' } });
+    const own = await viewer.rpc('log_user_activity', { p_action: 'password_changed' });
     expect(own.error).toBeNull();
-    const { data: entry } = await service.from('user_activity_logs').select('user_id, organization_id, action').eq('id', own.data).single();
-    expect(entry).toEqual({ user_id: seed.users.viewer.id, organization_id: seed.scalePro, action: 'password_changed' });
+    const { data: entry } = await service.from('user_activity_logs').select('user_id, organization_id, action, details').eq('id', own.data).single();
+    expect(entry).toEqual({ user_id: seed.users.viewer.id, organization_id: seed.scalePro, action: 'password_changed', details: { timestamp: expect.any(String), method: 'admin_dashboard' } });
 
     // The old way to write as someone else is gone; a server-only action and an unknown one are refused.
     const forOther = await viewer.rpc('log_user_activity', { p_user_id: seed.users.editor.id, p_action: 'role_changed' });
     expect(forOther.error).not.toBeNull();
-    // Opening the dashboard is not an audit event any more, and the database logs role, status, profile and
-    // session changes itself: nobody may forge those entries.
-    for (const action of ['admin_login_success', 'invitation_accepted', 'admin_dashboard_access', 'role_changed', 'user_deactivated', 'session_terminated', 'x_probe']) {
+    // Opening the dashboard is not an audit event any more, and the database logs role, status, profile,
+    // session and post changes itself: nobody may forge those entries.
+    for (const action of ['admin_login_success', 'invitation_accepted', 'admin_dashboard_access', 'role_changed', 'user_deactivated', 'session_terminated', 'post_deleted', 'x_probe']) {
       expect((await viewer.rpc('log_user_activity', { p_action: action })).error?.code).toBe('22023');
     }
-    // Details are bounded; another organization's log is out of reach, by RPC and by a direct insert.
-    const huge = await viewer.rpc('log_user_activity', { p_action: 'password_changed', p_details: { blob: 'x'.repeat(5000) } });
-    expect(huge.error?.code).toBe('23514');
+    // The details are the database's: a member's own details, or a resource, never get into the log.
+    expect((await viewer.rpc('log_user_activity', { p_action: 'password_changed', p_details: { blob: 'x'.repeat(5000) } })).error).not.toBeNull();
+    const aboutSomeone = await viewer.from('user_activity_logs').insert({ user_id: seed.users.viewer.id, organization_id: seed.scalePro, action: 'admin_logout', resource_type: 'user', resource_id: seed.users.admin.id });
+    expect(aboutSomeone.error?.code).toBe('42501');
+    const withDetails = await viewer.from('user_activity_logs').insert({ user_id: seed.users.viewer.id, organization_id: seed.scalePro, action: 'admin_logout', details: { note: 'the admin was hacked', ip_address: '203.0.113.66' } }).select('id').single();
+    expect(withDetails.error).toBeNull();
+    const { data: written } = await service.from('user_activity_logs').select('details').eq('id', withDetails.data!.id).single();
+    expect(written!.details).toEqual({ timestamp: expect.any(String) });
+    await service.from('user_activity_logs').delete().eq('id', withDetails.data!.id);
     const otherOrg = await viewer.rpc('log_user_activity', { p_action: 'admin_logout', p_organization_id: seed.evergreen });
     expect(otherOrg.error?.code).toBe('42501');
     const forged = await viewer.from('user_activity_logs').insert({ user_id: seed.users.admin.id, organization_id: seed.scalePro, action: 'role_changed' });

@@ -6,7 +6,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import postView, { config } from '../../netlify/functions/post-view.mts';
-import { ADDRESS_HOURLY_LIMIT } from '../../src/lib/server/post-views.ts';
+import { ADDRESS_HOURLY_LIMIT, addressKey } from '../../src/lib/server/post-views.ts';
 import { anonClient, seed, serviceClient, signedInClient, withDatabase } from './support/db-fixtures.ts';
 
 const service = serviceClient();
@@ -23,13 +23,16 @@ const POSTS = {
 const OTHER_ORG_POST = '40000000-0000-4000-8000-000000000020';
 const run = randomUUID().slice(0, 8);
 const browser = (name: string) => `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36 ${name}-${run}`;
-/** A documentation address (TEST-NET-3) unique to this run and purpose, so reruns within the hour start clean. */
-const address = () => `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
+/**
+ * A documentation address (2001:db8::/32) in a /64 of its own, so no two visitors of a run, nor of two runs the
+ * same day, share one (an address counts once per post and day).
+ */
+const address = () => `2001:db8:${randomUUID().slice(0, 4)}:${randomUUID().slice(0, 4)}::${Math.floor(Math.random() * 0xffff).toString(16)}`;
 
 const today = () => new Date().toISOString().slice(0, 10);
 
 /** What the database keeps of a visitor: sha256(today's salt, address, organization). */
-const visitorHash = (salt: Buffer, ip: string) => createHash('sha256').update(Buffer.concat([salt, Buffer.from(`${ip}\n${SP}`)])).digest('hex');
+const visitorHash = (salt: Buffer, ip: string) => createHash('sha256').update(Buffer.concat([salt, Buffer.from(`${addressKey(ip)}\n${SP}`)])).digest('hex');
 const todaysSalt = async (db: { query: (sql: string) => Promise<{ rows: { salt: Buffer }[] }> }) =>
   (await db.query("select salt from private.post_view_salts where day = (now() at time zone 'utc')::date")).rows[0]!.salt;
 
@@ -214,6 +217,7 @@ describe('count_post_view (the SQL function behind the endpoint)', () => {
       expect(rows).toContainEqual({ day: today(), visitor_hash: expected });
       const stored = JSON.stringify((await db.query('select * from private.post_view_visitors union all select null, null, key_hash from private.post_view_rate_windows')).rows);
       expect(stored).not.toContain(ip);
+      expect(stored).not.toContain(addressKey(ip).replace('::/64', ''));
       expect(stored).not.toContain(`hash-${run}`);
     });
   });

@@ -206,6 +206,22 @@ describe('POST /api/deploy-events (Netlify deploy notifications)', () => {
     expect(await deployRow('forged')).toBeNull();
   });
 
+  it('refuses a captured notification sent again after the hour, and one with no time; writes nothing', async () => {
+    const old = new Date(Date.now() - 2 * 3600_000).toISOString();
+    const replayed = notification('replayed', 'error', { created_at: old, updated_at: old, error_message: 'Replayed failure' });
+    const answer = await post(replayed, await sign(replayed));
+    expect(answer.status).toBe(401);
+    expect((await answer.json()).message).toMatch(/too old/);
+    const timeless = notification('timeless', 'ready', { created_at: null });
+    expect((await post(timeless, await sign(timeless))).status).toBe(401);
+    expect(await deployRow('replayed')).toBeNull();
+    expect(await deployRow('timeless')).toBeNull();
+    // Control: the same deploy's notification, fresh, is recorded.
+    const fresh = notification('replayed', 'error', { error_message: 'A real failure' });
+    expect((await post(fresh, await sign(fresh))).status).toBe(202);
+    expect(await deployRow('replayed')).toMatchObject({ state: 'failed' });
+  });
+
   it('ignores deploy previews and answers 400 to a body that is no deploy', async () => {
     const preview = notification('preview', 'ready', { context: 'deploy-preview' });
     expect((await post(preview, await sign(preview))).status).toBe(202);

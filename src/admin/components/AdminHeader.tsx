@@ -18,12 +18,13 @@ function publicSiteHref(organization: MemberOrganization): string | null {
   return organization.domain ? `https://${organization.domain}/` : null;
 }
 
-/** The back office's sections; the dashboard only for admins of the managed organization. */
+/** The back office's sections; the dashboard and the newsletter list only for admins of the managed organization. */
 function sections(role: MemberRole) {
   return [
     ...(role === 'admin' ? [{ href: '/admin', label: 'Dashboard' }] : []),
     { href: '/admin/blog', label: 'Posts' },
     { href: '/admin/media', label: 'Media' },
+    ...(role === 'admin' ? [{ href: '/admin/newsletter', label: 'Newsletter' }] : []),
     { href: '/admin/profile', label: 'Profile' },
   ];
 }
@@ -43,10 +44,7 @@ export default function AdminHeader({ access, title }: { access: BackOfficeAcces
   async function handleSignOut() {
     setSigningOut(true);
     try {
-      await logActivity(supabaseBrowser(), 'admin_logout', {
-        details: { timestamp: new Date().toISOString() },
-        organizationId: access.organization.id,
-      });
+      await logActivity(supabaseBrowser(), 'admin_logout', access.organization.id);
     } catch (error) {
       // Signing out must not depend on the log being written.
       console.error(error);

@@ -18,7 +18,7 @@ import { $organization } from '../../stores/organization';
 import { toast } from '../../stores/toast';
 import type { AdminTabProps } from './index';
 
-type FieldSpec = { name: SettingsField; label: string; type?: string; placeholder?: string; rows?: number };
+type FieldSpec = { name: SettingsField; label: string; type?: string; placeholder?: string; rows?: number; hint?: string };
 
 const CARDS: { title: string; description: string; fields: FieldSpec[] }[] = [
   {
@@ -26,7 +26,12 @@ const CARDS: { title: string; description: string; fields: FieldSpec[] }[] = [
     description: 'The name and web address of the organization.',
     fields: [
       { name: 'name', label: 'Organization Name' },
-      { name: 'domain', label: 'Domain', placeholder: 'example.com' },
+      {
+        name: 'domain',
+        label: 'Domain',
+        placeholder: 'example.com',
+        hint: 'Links and addresses use it at once. A site finds this organization by its domain only once your operator has confirmed the domain.',
+      },
     ],
   },
   {
@@ -112,7 +117,7 @@ export default function SettingsTab({ organization }: AdminTabProps) {
             <CardHeader title={card.title} description={card.description} />
             <div className="space-y-4">
               {card.fields.map((field) => (
-                <Field key={field.name} label={field.label} error={errors[field.name]}>
+                <Field key={field.name} label={field.label} hint={field.hint} error={errors[field.name]}>
                   {(control) =>
                     field.rows ? (
                       <Textarea

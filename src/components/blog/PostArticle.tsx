@@ -86,7 +86,7 @@ export default function PostArticle({ post, searchCard, actions }: Props) {
           {post.title}
         </h1>
         {post.excerpt.trim() && <p className="mt-4 text-xl text-muted-foreground">{post.excerpt}</p>}
-        <div className="article-body mt-8" data-testid="post-body" dangerouslySetInnerHTML={{ __html: sanitizeArticleHtml(post.html) }} />
+        <div className="article-body mt-8" data-testid="post-body" data-post-content="" dangerouslySetInnerHTML={{ __html: sanitizeArticleHtml(post.html) }} />
       </article>
       {(tags.length > 0 || actions) && (
         <div className="mt-10 flex flex-wrap items-center justify-between gap-4 border-t border-border pt-6">

@@ -8,7 +8,9 @@
  * this module does not rely on them. A notification that cannot be verified changes nothing.
  *
  * Only production deploys count (deploy previews and branch deploys are not the live site), and the
- * organization is the one this site shows (SITE_ORG or its domain), never one named by the request.
+ * organization is the one this site shows (SITE_ORG or its domain), never one named by the request. A
+ * notification sent again later (captured and replayed) is refused once its deploy's time is more than an hour
+ * old, and within the hour it changes nothing: a deploy's state only moves forward (record_site_deploy).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { jwtVerify } from 'jose';
@@ -21,6 +23,7 @@ export const DeployNotificationSchema = z.object({
   state: z.string().min(1).max(40),
   context: z.string().max(100).nullish(),
   created_at: z.iso.datetime({ offset: true }).nullish(),
+  updated_at: z.iso.datetime({ offset: true }).nullish(),
   error_message: z.string().max(5000).nullish(),
   ssl_url: z.url().max(500).nullish(),
   url: z.url().max(500).nullish(),
@@ -31,6 +34,20 @@ export type DeployNotification = z.infer<typeof DeployNotificationSchema>;
 export type DeployEvent = { externalId: string; state: 'building' | 'succeeded' | 'failed'; startedAt: string | null; error: string | null; url: string | null };
 
 const BUILDING_STATES = new Set(['enqueued', 'building', 'preparing', 'prepared', 'processing', 'processed', 'uploading', 'uploaded']);
+
+/**
+ * How old a notification may be: Netlify sends one as the deploy changes (its `updated_at`), so an older one is
+ * a captured notification sent again. Netlify's signature carries no time, so the deploy's own time decides.
+ */
+export const DEPLOY_NOTIFICATION_MAX_AGE_MS = 60 * 60_000;
+
+/** Throws 401 for a notification whose deploy last changed more than DEPLOY_NOTIFICATION_MAX_AGE_MS ago (or has no time). */
+export function assertFresh(deploy: DeployNotification, now = Date.now()): void {
+  const changed = Date.parse(deploy.updated_at ?? deploy.created_at ?? '');
+  if (!Number.isFinite(changed) || now - changed > DEPLOY_NOTIFICATION_MAX_AGE_MS) {
+    throw new HttpError(401, 'The notification is too old: a notification is accepted within an hour of the deploy\'s change.');
+  }
+}
 
 /** Maps Netlify's deploy state to ours: building states, `ready` → succeeded, `error` → failed; else null. */
 export function deployEvent(deploy: DeployNotification): DeployEvent | null {

@@ -114,6 +114,7 @@ export async function acceptInvitation(
     .update({ used_at: usedAt })
     .eq('token_hash', hashInvitationToken(input.token))
     .is('used_at', null)
+    .is('revoked_at', null)
     .gt('expires_at', usedAt)
     .select('id, email, role, organization_id')
     .maybeSingle<{ id: string; email: string; role: Role; organization_id: string }>();

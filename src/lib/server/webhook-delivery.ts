@@ -19,7 +19,7 @@ import { postSlug, slugify } from '../slug.ts';
 import type { WebhookPayload } from '../../schemas/webhook.ts';
 import { HttpError, InternalError } from './http.ts';
 import { buildAtOnce, quietWindowMs, sendRebuildBatches, type RequestedRebuild } from './rebuilds.ts';
-import type { FetchPolicy } from './public-fetch.ts';
+import type { FetchPolicy } from '../public-fetch.ts';
 import { deliveryImage } from './webhook-images.ts';
 
 /** Whose delivery it is: the webhook's token, or an organization the caller has already authorized. */

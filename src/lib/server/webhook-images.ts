@@ -17,7 +17,7 @@ import { IMAGE_FORMATS_TEXT, inspectImage, MEDIA_MAX_BYTES, sha256Hex } from '..
 import { InternalError } from './http.ts';
 import { MEDIA_BUCKET } from '../media.ts';
 import { mediaWithHash, recordStoredImage } from './media-records.ts';
-import { FetchRefused, fetchPublic, type FetchLimits, type FetchPolicy, PUBLIC_ONLY } from './public-fetch.ts';
+import { FetchRefused, fetchPublic, type FetchLimits, type FetchPolicy, PUBLIC_ONLY } from '../public-fetch.ts';
 
 const MAX_MB = MEDIA_MAX_BYTES / 1024 / 1024;
 

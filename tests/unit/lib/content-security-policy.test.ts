@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy, inlineScriptHashes, isExecutableScriptType, scriptHashSource } from '../../../src/lib/content-security-policy.ts';
+import { contentSecurityPolicy, inlineScriptHashes, isExecutableScriptType, scriptHashSource, scriptsInPostContent } from '../../../src/lib/content-security-policy.ts';
 import { EMBED_HOSTS } from '../../../src/lib/sanitize-html.ts';
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
@@ -80,3 +80,20 @@ describe('contentSecurityPolicy', () => {
     expect(bare.get('img-src')).toEqual(["'self'", 'data:', 'https:', 'http://127.0.0.1:54321']);
   });
 });
+
+describe('scriptsInPostContent', () => {
+  const page = (content: string) =>
+    `<html><head><script>theme()</script></head><body><article><h1>T</h1><div class="article-body" data-post-content="">${content}</div>` +
+    '<footer><script>island()</script></footer></article></body></html>';
+
+  it('counts the scripts inside the post content only, however deep', () => {
+    expect(scriptsInPostContent(page('<p>Hello <b>world</b></p><div><p>nested</p></div><img src="a.png">'))).toBe(0);
+    expect(scriptsInPostContent(page('<div><p><script>alert(1)</script></p></div>'))).toBe(1);
+    expect(scriptsInPostContent(page('<SCRIPT type="module">x()</SCRIPT><svg><script>y()</script></svg>'))).toBe(2);
+  });
+
+  it('answers 0 for a page without post content', () => {
+    expect(scriptsInPostContent('<html><body><script>theme()</script></body></html>')).toBe(0);
+  });
+});
+

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chooseSiteOrganization, listOrganizations } from '../../../src/lib/organizations';
 import { FALLBACK_ORGANIZATION, type Organization } from '../../../src/lib/host-match';
 
-const org = (slug: string, domain: string | null): Organization => ({ id: `id-${slug}`, name: slug, slug, domain, settings: {} });
+const org = (slug: string, domain: string | null, domain_confirmed = true): Organization => ({ id: `id-${slug}`, name: slug, slug, domain, domain_confirmed, settings: {} });
 const organizations = [org('scale-pro', 'scalepromarketing.com'), org('acme', 'acme.com'), org('evil-org', 'evil-org.net')];
 
 /** What Netlify's own build of the production context sets. */
@@ -47,6 +47,14 @@ describe('chooseSiteOrganization', () => {
     expect(() => chooseSiteOrganization(organizations, { ...production, URL: 'https://WWW.Acme.com' })).toThrow(
       /set the organization's domain to exactly "www\.acme\.com", the host of this site's URL \(https:\/\/WWW\.Acme\.com\)/,
     );
+  });
+
+  it('never picks an organization by a domain its admin set and the operator has not confirmed', () => {
+    const steered = [org('scale-pro', 'scalepromarketing.com'), org('acme', 'acme.com'), org('evil-org', 'new-client.com', false)];
+    expect(() => chooseSiteOrganization(steered, { ...production, URL: 'https://new-client.com' })).toThrow(/cannot tell which organization.*confirmed/);
+    expect(chooseSiteOrganization(steered, { CONTEXT: 'deploy-preview', NETLIFY: 'true', URL: 'https://new-client.com' }).slug).toBe('scale-pro');
+    // Control: confirmed, the same domain picks it.
+    expect(chooseSiteOrganization([...steered.slice(0, 2), org('evil-org', 'new-client.com')], { ...production, URL: 'https://new-client.com' }).slug).toBe('evil-org');
   });
 
   it('falls back to the synthetic organization when a local build finds no default organization', () => {

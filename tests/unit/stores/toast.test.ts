@@ -49,19 +49,37 @@ describe('toast', () => {
     expect($toast.get()).toBeNull();
   });
 
-  it('carries a toast to the next page once', () => {
+  it('carries a toast to the next page once', async () => {
     const storage = memoryStorage();
     toastOnNextPage({ title: 'Session Expired', description: 'Please log in again.', variant: 'destructive' }, storage);
     expect(storage.values.has(PENDING_TOAST_KEY)).toBe(true);
-    showPendingToast(storage);
+    await showPendingToast(storage);
     expect($toast.get()).toMatchObject({ title: 'Session Expired', variant: 'destructive' });
     expect(storage.values.has(PENDING_TOAST_KEY)).toBe(false);
   });
 
-  it('drops an unreadable pending toast', () => {
+  it('keeps the carried toast until the Toaster is on the page, so a reload before that shows it again', async () => {
+    vi.stubGlobal('document', {});
+    toasterMounted.promise = new Promise<void>((resolve) => (toasterMounted.resolve = resolve));
+    try {
+      const storage = memoryStorage();
+      toastOnNextPage({ title: 'Post published successfully!' }, storage);
+      const shown = showPendingToast(storage);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(storage.values.has(PENDING_TOAST_KEY)).toBe(true);
+      toasterMounted.resolve();
+      await shown;
+      expect(storage.values.has(PENDING_TOAST_KEY)).toBe(false);
+    } finally {
+      vi.unstubAllGlobals();
+      toasterMounted.promise = Promise.resolve();
+    }
+  });
+
+  it('drops an unreadable pending toast', async () => {
     const storage = memoryStorage();
     storage.setItem(PENDING_TOAST_KEY, '{not json');
-    showPendingToast(storage);
+    await showPendingToast(storage);
     expect($toast.get()).toBeNull();
     expect(storage.values.size).toBe(0);
   });

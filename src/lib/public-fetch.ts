@@ -1,7 +1,7 @@
 /**
  * Downloads from the public internet only: the one guard for every address a person or a tool can write and
  * the server then fetches (the writing tool's `image_url`, and at build time the featured images and author
- * photos saved as URLs).
+ * photos saved as URLs). Node only (functions and the build); it holds no secret, so build code may use it.
  *
  * - Only the allowed protocols (https, and http where the caller allows it), no credentials in the URL.
  * - Every address the host name resolves to must be public: no loopback, private, link-local, carrier-grade

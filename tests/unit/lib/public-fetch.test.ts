@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchPublic, type FetchLimits, isPublicAddress, urlProblem } from '../../../../src/lib/server/public-fetch';
+import { fetchPublic, type FetchLimits, isPublicAddress, urlProblem } from '../../../src/lib/public-fetch';
 
 describe('isPublicAddress', () => {
   it.each(['8.8.8.8', '151.101.1.69', '2606:4700::6810:85e5', '::ffff:8.8.4.4', '::ffff:808:404'])('%s is public', (address) => {
