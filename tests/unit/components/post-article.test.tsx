@@ -38,7 +38,7 @@ const render = (element: ReactElement) => renderToStaticMarkup(element);
 
 /** The inner HTML of the article body (the element after the `.article-body` opening tag, to the article's end). */
 function articleBody(html: string): string {
-  const match = html.match(/<div class="article-body mt-8" data-testid="post-body">([\s\S]*?)<\/div><\/article>/);
+  const match = html.match(/<div class="article-body mt-8" data-testid="post-body" data-post-content="">([\s\S]*?)<\/div><\/article>/);
   if (!match) throw new Error(`no article body in ${html}`);
   return match[1]!;
 }
