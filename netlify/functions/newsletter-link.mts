@@ -65,4 +65,5 @@ export default async (req: Request) => {
   }
 };
 
-export const config: Config = { path: [NEWSLETTER_LINK_PATHS.confirm, NEWSLETTER_LINK_PATHS.unsubscribe], method: ['GET', 'POST'] };
+// Literal paths: Netlify reads the config without running the module (NEWSLETTER_LINK_PATHS holds the same).
+export const config: Config = { path: ['/api/newsletter/confirm', '/api/newsletter/unsubscribe'], method: ['GET', 'POST'] };
