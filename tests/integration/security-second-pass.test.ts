@@ -49,12 +49,12 @@ describe('functions of the private schema', () => {
     });
   });
 
-  it('a function a later migration creates is executable by no one it does not name', async () => {
+  it('a function a later migration puts in private is executable by no one it does not name', async () => {
     await withDatabase(async (db) => {
       await db.query('begin');
       try {
-        await db.query('create function public.zz_probe() returns int language sql as $$ select 1 $$');
-        const { rows } = await db.query("select has_function_privilege('anon', 'public.zz_probe()', 'EXECUTE') as anon, has_function_privilege('authenticated', 'public.zz_probe()', 'EXECUTE') as member");
+        await db.query('create function private.zz_probe() returns int language sql as $$ select 1 $$');
+        const { rows } = await db.query("select has_function_privilege('anon', 'private.zz_probe()', 'EXECUTE') as anon, has_function_privilege('authenticated', 'private.zz_probe()', 'EXECUTE') as member");
         expect(rows[0]).toEqual({ anon: false, member: false });
       } finally {
         await db.query('rollback');
