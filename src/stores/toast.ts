@@ -75,9 +75,9 @@ export function toastOnNextPage(input: ToastInput, storage: Pick<Storage, 'setIt
 }
 
 /**
- * Shows the toast an earlier page left, once. It stays stored until the Toaster is on the page: a page that
- * reloads before (a dev server re-optimizing its modules, a person navigating on) shows it again rather than
- * losing it. Unreadable leftovers are dropped.
+ * Shows the toast an earlier page left. It stays stored until it was on screen for its time (or was closed or
+ * replaced): a page that reloads before that (a dev server re-optimizing its modules, a person reloading)
+ * shows it again rather than losing a message nobody could read. Unreadable leftovers are dropped.
  */
 export async function showPendingToast(storage: Pick<Storage, 'getItem' | 'removeItem'> = sessionStorage): Promise<void> {
   const stored = storage.getItem(PENDING_TOAST_KEY);
@@ -92,6 +92,13 @@ export async function showPendingToast(storage: Pick<Storage, 'getItem' | 'remov
     storage.removeItem(PENDING_TOAST_KEY);
     return;
   }
-  toast(input);
-  await toasterMounted().finally(() => storage.removeItem(PENDING_TOAST_KEY));
+  const id = toast(input);
+  await new Promise<void>((gone) => {
+    const stop = $toast.listen((current) => {
+      if (current?.id === id) return;
+      stop();
+      gone();
+    });
+  });
+  storage.removeItem(PENDING_TOAST_KEY);
 }
