@@ -47,14 +47,19 @@ async function untilLive(baseUrl: string, paths: string[], since: number): Promi
   return performance.now() - since;
 }
 
-/** Waits until no build runs and the last request is a quiet window old, so the next change is a lone one. */
+/**
+ * Waits until no build runs and the last request was made and sent a quiet window ago, so the next change is
+ * a lone one (claim_due_site_rebuilds holds a change that comes within the window of a send: a burst's
+ * follow-up build, sent by the scheduler's tick, would otherwise be followed by a third build).
+ */
 async function untilQuiet(db: SupabaseClient): Promise<void> {
   for (;;) {
-    const [{ data: building }, { data: last }] = await Promise.all([
+    const [{ data: building }, { data: last }, { data: sent }] = await Promise.all([
       db.from('site_deploys').select('id').eq('organization_id', SCALE_PRO).eq('state', 'building'),
       db.from('site_rebuild_requests').select('requested_at, status').eq('organization_id', SCALE_PRO).order('requested_at', { ascending: false }).limit(1),
+      db.from('site_rebuild_requests').select('sent_at').eq('organization_id', SCALE_PRO).not('sent_at', 'is', null).order('sent_at', { ascending: false }).limit(1),
     ]);
-    const lastAt = last?.[0] ? Date.parse(last[0].requested_at) : 0;
+    const lastAt = Math.max(last?.[0] ? Date.parse(last[0].requested_at) : 0, sent?.[0] ? Date.parse(sent[0].sent_at) : 0);
     const pending = last?.[0]?.status === 'pending';
     const wait = lastAt + QUIET_WINDOW_MS + 1000 - Date.now();
     if (!building?.length && !pending && wait <= 0) return;
