@@ -10,7 +10,7 @@ import { clientDirectives } from './src/integrations/client-directives.ts';
 import { pinnedPreloads } from './src/integrations/pinned-preloads.ts';
 import { securityHeaders } from './src/integrations/security-headers.ts';
 import { storageRemotePattern } from './src/lib/images.ts';
-import { inSitemap, withoutTrailingSlash } from './src/lib/sitemap.ts';
+import { inSitemap, withoutTrailingSlash } from './src/lib/site/sitemap.ts';
 import { LOCAL_SUPABASE_PUBLIC } from './src/lib/supabase-config.ts';
 
 const movedPosts = blogRedirects();

@@ -1,7 +1,7 @@
 /**
  * Static content of the public site: one collection per concept, each validated by its zod schema
  * (`src/schemas/content.ts`) at build time. Organization data (name, contact details, social links,
- * embeds) is not here: it comes from the database through `src/lib/organizations.ts`.
+ * embeds) is not here: it comes from the database through `src/lib/site/organizations.ts`.
  */
 import { defineCollection } from 'astro:content';
 import { file } from 'astro/loaders';

@@ -22,11 +22,24 @@ export default defineConfig(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
-  {
-    // The trust boundary: code that runs in the browser or the static build (everything in src/ but
-    // src/lib/server/) never imports server-only modules, which hold the service-role key and privileged work.
-    // It takes Zod from src/schemas/zod.ts, configured so the browser's CSP sees no eval probe.
-    files: ['src/**/*.{ts,tsx,astro}'],
+  // The trust boundary: code that runs in the browser or the static build (everything in src/ but
+  // src/lib/server/) never imports server-only modules, which hold the service-role key and privileged work.
+  // It takes Zod from src/schemas/zod.ts, configured so the browser's CSP sees no eval probe.
+  fence(['src/**/*.{ts,tsx,astro}'], []),
+  // The site (what the build reads) and the back office (what the signed-in browser uses) stay out of each
+  // other's folders; what both need lives at the top of src/lib/.
+  fence(['src/lib/site/**', 'src/components/**', 'src/integrations/**', 'src/layouts/**'], [
+    { regex: '^\\.{1,2}/(.*/)?back-office/', message: 'Site code must not import the back office (src/lib/back-office/); move what both need to the top of src/lib/.' },
+  ]),
+  fence(['src/lib/back-office/**', 'src/admin/**'], [
+    { regex: '^\\.{1,2}/(.*/)?lib/site/|^\\.\\./site/', message: 'Back-office code must not import the site (src/lib/site/); move what both need to the top of src/lib/.' },
+  ]),
+);
+
+/** `no-restricted-imports` for `files` (server code excepted): Zod only through src/schemas/zod.ts, no server-only modules, and `more`. */
+function fence(files, more) {
+  return {
+    files,
     ignores: ['src/lib/server/**'],
     rules: {
       'no-restricted-imports': [
@@ -38,9 +51,10 @@ export default defineConfig(
               regex: '^\\.{1,2}/(.*/)?(server|netlify)/',
               message: 'Server-only code (src/lib/server/, netlify/) must not be imported by browser or build code.',
             },
+            ...more,
           ],
         },
       ],
     },
-  },
-);
+  };
+}

@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { imageProblem, inspectImage, sha256Hex } from '../../src/lib/image-file.ts';
-import { MEDIA_BUCKET } from '../../src/lib/media.ts';
+import { MEDIA_BUCKET } from '../../src/lib/back-office/media.ts';
 import { adminEndpoint } from '../../src/lib/server/admin-endpoint.ts';
 import { message } from '../../src/lib/server/http.ts';
 import { mediaWithHash, recordStoredImage, removeStoredFile } from '../../src/lib/server/media-records.ts';

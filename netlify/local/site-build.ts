@@ -18,7 +18,7 @@
  * Under `npm run dev` (LOCAL_SITE_SERVER=dev, set by netlify/local/cli.ts) the site is not `dist/`: `astro dev`
  * renders each page on request, but keeps what it read from the database (the blog, the organization, the
  * list of post pages) until a source file changes. There the local build is a refresh: it marks
- * src/lib/build-snapshot.ts, the module every database read of the build goes through, as changed (its
+ * src/lib/site/build-snapshot.ts, the module every database read of the build goes through, as changed (its
  * modification time, never its content), so the next request reads afresh. (astro dev then also reloads the
  * open browser tabs, as after any edit of a source file.)
  *
@@ -34,7 +34,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const ASTRO = join(ROOT, 'node_modules/astro/bin/astro.mjs');
 const PAGEFIND = join(ROOT, 'node_modules/pagefind/lib/runner/bin.cjs');
 /** The module all the build's database reads go through (see the header: the refresh under `npm run dev`). */
-const DEV_REFRESH_FILE = join(ROOT, 'src/lib/build-snapshot.ts');
+const DEV_REFRESH_FILE = join(ROOT, 'src/lib/site/build-snapshot.ts');
 const LOCK_POLL_MS = 500;
 const KEPT_OUTPUT_LINES = 60;
 

@@ -1,10 +1,10 @@
 import { useStore } from '@nanostores/react';
 import type { User } from '@supabase/supabase-js';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { type AccessCheck, checkOrganizationAccess } from '../lib/admin-access';
+import { type AccessCheck, checkOrganizationAccess } from '../lib/back-office/access';
 import { AUTH_MESSAGES } from '../lib/auth-messages';
-import { landingPath, PREFERRED_ORGANIZATION_KEY, roleMayOpen, type MemberOrganization, type MemberRole } from '../lib/memberships';
-import { onAccessEnded, supabaseBrowser } from '../lib/supabase-browser';
+import { landingPath, PREFERRED_ORGANIZATION_KEY, roleMayOpen, type MemberOrganization, type MemberRole } from '../lib/back-office/memberships';
+import { onAccessEnded, supabaseBrowser } from '../lib/back-office/supabase-browser';
 import { $organization, startOrganizationSync } from '../stores/organization';
 import { sessionExpired, signInUrl, signOut, startSessionSync } from '../stores/session';
 import { toastOnNextPage } from '../stores/toast';

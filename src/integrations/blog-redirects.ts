@@ -8,7 +8,7 @@
 import { appendFile } from 'node:fs/promises';
 import type { AstroIntegration } from 'astro';
 import { BLOG_PATH, categoryPath, postPath } from '../lib/blog-urls.ts';
-import { getBlog, type BlogRedirect } from '../lib/posts.ts';
+import { getBlog, type BlogRedirect } from '../lib/site/posts.ts';
 
 /** `_redirects` lines for moved posts (or, with `categoryPath`, moved categories). */
 export function netlifyRedirectRules(redirects: readonly BlogRedirect[], pathOf: (slug: string) => string = postPath): string {

@@ -1,7 +1,7 @@
 /**
  * Security headers for every path of the built site, written to `_headers` in the output (Netlify and
  * `netlify serve` read it from the publish folder). The Content-Security-Policy is computed after the
- * pages are written, from their inline scripts (see src/lib/content-security-policy.ts), so it stays right
+ * pages are written, from their inline scripts (see src/lib/site/content-security-policy.ts), so it stays right
  * when code changes; a script inside a post's own content fails the build instead of being allowed. One policy for every path: rewritten pages (`/admin/blog/preview/*`) and 404s for
  * unknown paths get it too, and each hash only ever allows a script of this very build. Astro's own
  * `security.csp` would give a `<meta>` policy (which cannot carry frame-ancestors) or, through the adapter's
@@ -13,9 +13,9 @@ import { appendFile, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
-import { contentSecurityPolicy, inlineScriptHashes, scriptsInPostContent } from '../lib/content-security-policy.ts';
-import { embedUrls, PROVIDER_SCRIPT_URL } from '../lib/embeds.ts';
-import { getSiteOrganization } from '../lib/organizations.ts';
+import { contentSecurityPolicy, inlineScriptHashes, scriptsInPostContent } from '../lib/site/content-security-policy.ts';
+import { embedUrls, PROVIDER_SCRIPT_URL } from '../lib/site/embeds.ts';
+import { getSiteOrganization } from '../lib/site/organizations.ts';
 import { publicSupabaseConfig } from '../lib/supabase-config.ts';
 
 /** Pages read at once when collecting the inline scripts. */

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import Pagination from '../components/blog/Pagination';
 import PostGrid from '../components/blog/PostGrid';
 import { searchPath, searchQuery } from '../lib/blog-urls';
-import { PAGE_SIZE, pageCount } from '../lib/pagination';
+import { PAGE_SIZE, pageCount } from '../lib/site/pagination';
 import type { PostCardData } from '../lib/post-display';
 
 /** Pagefind's browser API, written by `pagefind --site dist` after the build; loaded only when searching. */

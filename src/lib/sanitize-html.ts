@@ -4,7 +4,7 @@
  * (allow-list based): no scripts or styles, no event-handler attributes, only http(s)/mailto/tel links,
  * images over http(s) only, and iframes only for the video hosts in EMBED_HOSTS.
  *
- * The build sanitizes stored HTML again (src/lib/posts.ts), so every rewrite here is idempotent:
+ * The build sanitizes stored HTML again (src/lib/site/posts.ts), so every rewrite here is idempotent:
  * sanitizing sanitized HTML changes nothing.
  */
 import sanitize from 'sanitize-html';

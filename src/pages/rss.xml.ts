@@ -6,7 +6,7 @@
 import rss from '@astrojs/rss';
 import type { APIRoute } from 'astro';
 import { postPath } from '../lib/blog-urls';
-import { getBlog } from '../lib/posts';
+import { getBlog } from '../lib/site/posts';
 
 /** Posts in the feed: the newest 50, as WordPress's default of 10 is too few for a writing tool's batches. */
 const FEED_SIZE = 50;

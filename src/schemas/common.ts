@@ -1,5 +1,5 @@
 import { z } from './zod.ts';
-import { imageUrlProblem } from '../lib/image-url.ts';
+import { imageUrlProblem } from './image-url.ts';
 
 /**
  * Value formats shared by every schema. The same patterns are written into the SQL CHECK constraints
@@ -33,7 +33,7 @@ export const EmailSchema = z
 /** An absolute http(s) URL of at most 2048 characters. */
 export const HttpUrlSchema = z.string().trim().max(2048).regex(HTTP_URL_PATTERN, 'Enter a full URL starting with https://');
 
-/** An image address the build may download (src/lib/image-url.ts): public https, or a Media Library file. */
+/** An image address the build may download (src/schemas/image-url.ts): public https, or a Media Library file. */
 export const ImageUrlSchema = z
   .string()
   .trim()

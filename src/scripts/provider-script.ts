@@ -1,4 +1,4 @@
-import { PROVIDER_SCRIPT_URL } from '../lib/embeds.ts';
+import { PROVIDER_SCRIPT_URL } from '../lib/site/embeds.ts';
 
 let loading: Promise<boolean> | undefined;
 

@@ -9,8 +9,8 @@
 import { atom } from 'nanostores';
 import {
   chooseOrganization, listMemberOrganizations, PREFERRED_ORGANIZATION_KEY, siteOrganizationId, type MemberOrganization,
-} from '../lib/memberships.ts';
-import { supabaseBrowser } from '../lib/supabase-browser.ts';
+} from '../lib/back-office/memberships.ts';
+import { supabaseBrowser } from '../lib/back-office/supabase-browser.ts';
 import { $session } from './session.ts';
 import { toast } from './toast.ts';
 

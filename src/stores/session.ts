@@ -8,7 +8,7 @@ import type { AuthChangeEvent, Session, User } from '@supabase/supabase-js';
 import { atom } from 'nanostores';
 import { backOfficeReturnPath } from '../lib/blog-urls.ts';
 import { AUTH_MESSAGES } from '../lib/auth-messages.ts';
-import { supabaseBrowser } from '../lib/supabase-browser.ts';
+import { supabaseBrowser } from '../lib/back-office/supabase-browser.ts';
 import { toastOnNextPage } from './toast.ts';
 
 export interface SessionState {

@@ -266,7 +266,7 @@ $$;
  * The facts behind the site's state, for a member of the organization (else nothing): pending requests
  * (count, oldest, newest), the scheduler's heartbeat, the last request sent to a build, the latest build
  * (state, start, end, error, url) and the start of the latest successful one (a post changed before it is
- * live). The browser turns them into words (src/lib/deploy-status.ts).
+ * live). The browser turns them into words (src/lib/back-office/deploy-status.ts).
  */
 create function private.site_deploy_status(p_organization_id uuid) returns jsonb
 language sql stable security definer set search_path = ''

@@ -3,8 +3,8 @@
 -- build machine, and an answer that decoded as an image was published. Now a new or changed address must be a
 -- file of the Media Library (`…/storage/v1/object/public/media/<organization id>/<file>`) or an https address
 -- of a public host name (no IP address, local name, port or credentials), refused otherwise with the reason
--- (22023). The build checks again, with DNS, when it downloads (src/lib/post-images.ts). The same rule in
--- TypeScript: src/lib/image-url.ts. Addresses saved before stay until they are changed (a post or profile can
+-- (22023). The build checks again, with DNS, when it downloads (src/lib/site/post-images.ts). The same rule in
+-- TypeScript: src/schemas/image-url.ts. Addresses saved before stay until they are changed (a post or profile can
 -- still be edited; the build refuses them).
 
 /** Why an image address cannot be kept (the words the editor shows), or null when it can. */

@@ -17,7 +17,7 @@
 -- 4. An admin could put any unclaimed domain on its organization, which steers a site that finds its
 --    organization by domain (no SITE_ORG): an admin's domain is now unconfirmed until the operator confirms it
 --    (`domain_confirmed`, service role only), and only confirmed domains pick a site's organization
---    (src/lib/organizations.ts). Domains set before this migration are confirmed.
+--    (src/lib/site/organizations.ts). Domains set before this migration are confirmed.
 
 -- 1 -----------------------------------------------------------------------------------------------------------
 

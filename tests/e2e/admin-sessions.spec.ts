@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { describeUserAgent } from '../../src/lib/user-agent.ts';
+import { describeUserAgent } from '../../src/lib/back-office/user-agent.ts';
 import { createUser, removeUser } from './support/backend';
 import { signInAsAdmin } from './support/sign-in';
 

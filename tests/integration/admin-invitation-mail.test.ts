@@ -7,7 +7,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import createInvitationHandler from '../../netlify/functions/admin-invitations.mts';
 import invitationDetailsHandler from '../../netlify/functions/invitation-details.mts';
-import { countStaff, listPendingInvitations } from '../../src/lib/admin-users.ts';
+import { countStaff, listPendingInvitations } from '../../src/lib/back-office/users.ts';
 import { hashInvitationToken } from '../../src/lib/server/invitations.ts';
 import { backend, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
 

@@ -12,8 +12,8 @@ import invitationActions, { config as actionsConfig } from '../../netlify/functi
 import createInvitationHandler from '../../netlify/functions/admin-invitations.mts';
 import passwordReset, { config as resetConfig } from '../../netlify/functions/admin-password-reset.mts';
 import invitationAccept from '../../netlify/functions/invitation-accept.mts';
-import { changeRole, countStaff, listInvitations, listStaff, setActive, updateMember } from '../../src/lib/admin-users.ts';
-import { loadSystemCounters } from '../../src/lib/dashboard-stats.ts';
+import { changeRole, countStaff, listInvitations, listStaff, setActive, updateMember } from '../../src/lib/back-office/users.ts';
+import { loadSystemCounters } from '../../src/lib/back-office/dashboard-stats.ts';
 import { findInvitation } from '../../src/lib/server/invitations.ts';
 import { removeMember, type Member } from './support/auth-users.ts';
 import { anonClient, backend, createMember, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';

@@ -1,5 +1,5 @@
 /**
- * The back office's post module (src/lib/admin-posts.ts) against the real backend, as the seeded admin,
+ * The back office's post module (src/lib/back-office/posts.ts) against the real backend, as the seeded admin,
  * editor and viewer (RLS decides), plus the rebuild function's permission checks. Every post created here
  * is removed afterwards; the seed stays as it was.
  */
@@ -14,7 +14,7 @@ import {
   savePost,
   SLUG_TAKEN_MESSAGE,
   type PostDraft,
-} from '../../src/lib/admin-posts.ts';
+} from '../../src/lib/back-office/posts.ts';
 import { seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
 import { setBuildHook, startHookReceiver } from './support/webhook-backend.ts';
 

@@ -1,13 +1,13 @@
 /**
  * The Settings tab's rules in the database: the SQL check on `organizations.settings` refuses what
  * ContactPhoneSchema refuses (the same table of phones), only an admin of the organization changes its
- * settings, and the tab's save (src/lib/organization-settings.ts) records the site rebuild in the same
+ * settings, and the tab's save (src/lib/back-office/organization-settings.ts) records the site rebuild in the same
  * transaction (only when something visitors see changed). Attacks go through the raw REST API; each asserts the refusal and that the row is unchanged.
  * Scale Pro's row is restored after every test.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseSettingsForm, saveOrganizationSettings, SettingsSaveError, settingsFormValues, type SettingsFormValues } from '../../src/lib/organization-settings.ts';
+import { parseSettingsForm, saveOrganizationSettings, SettingsSaveError, settingsFormValues, type SettingsFormValues } from '../../src/lib/back-office/organization-settings.ts';
 import { ContactPhoneSchema, type Organization } from '../../src/schemas/organization.ts';
 import { PHONE_CASES } from '../fixtures/contact-phones.ts';
 import { anonClient, directTokenClient, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '@supabase/supabase-js';
 import { backend, createMember, seed, sessionIdOf, signedInClient } from './support/db-fixtures.ts';
 import { removeMember, type Member } from './support/auth-users.ts';
-import { listMemberSessions, terminateSession } from '../../src/lib/sessions.ts';
-import { changeOwnPassword, PasswordChangeError } from '../../src/lib/password.ts';
+import { listMemberSessions, terminateSession } from '../../src/lib/back-office/sessions.ts';
+import { changeOwnPassword, PasswordChangeError } from '../../src/lib/back-office/password.ts';
 
 const config = { url: backend.url, anonKey: backend.anonKey };
 let admin: Member;

@@ -1,12 +1,12 @@
 /**
- * The author card a user edits about themselves (src/lib/author-profile.ts): saved through the API under
+ * The author card a user edits about themselves (src/lib/back-office/author-profile.ts): saved through the API under
  * row-level security (one's own profile only), with the photo taken from the Media Library; a change the
  * public card shows requests a rebuild of the organizations where the person has published posts, and a
  * change it does not show (a sign-in's last_login) requests none.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadAuthorProfile, saveAuthorProfile, type AuthorProfile } from '../../src/lib/author-profile.ts';
+import { loadAuthorProfile, saveAuthorProfile, type AuthorProfile } from '../../src/lib/back-office/author-profile.ts';
 import { seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
 
 const db = serviceClient();

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readBlogRows } from '../../src/lib/posts.ts';
+import { readBlogRows } from '../../src/lib/site/posts.ts';
 import { DIST, ensureBuilt, hasPage, htmlFiles, netlifyFile, pageHtml, visibleText } from './support/built-site';
 import { backend, seed, serviceClient, withDatabase } from './support/db-fixtures';
 

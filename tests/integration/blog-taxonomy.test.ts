@@ -17,7 +17,7 @@ import {
   renameCategory,
   renameTag,
   TAXONOMY_MESSAGES,
-} from '../../src/lib/blog-taxonomy.ts';
+} from '../../src/lib/back-office/blog-taxonomy.ts';
 import { anonClient, seed, serviceClient, signedInClient, withDatabase } from './support/db-fixtures.ts';
 
 const service = serviceClient();
@@ -378,7 +378,7 @@ describe('attacks through the raw API are refused and write nothing', () => {
   });
 });
 
-describe('the back office module (src/lib/blog-taxonomy.ts) under real sessions', () => {
+describe('the back office module (src/lib/back-office/blog-taxonomy.ts) under real sessions', () => {
   it('lists categories with counts (default first) and tags in use, for a viewer too', async () => {
     const categories = await listCategories(viewer, SP);
     expect(categories[0]).toMatchObject({ name: 'Uncategorized', is_default: true });

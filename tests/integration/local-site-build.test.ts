@@ -85,7 +85,7 @@ describe('the local site build', () => {
   }, 120_000);
 
   it('under npm run dev only marks the database reads as changed, so astro dev reads afresh', async () => {
-    const snapshotModule = join(ROOT, 'src/lib/build-snapshot.ts');
+    const snapshotModule = join(ROOT, 'src/lib/site/build-snapshot.ts');
     const before = statSync(snapshotModule).mtimeMs;
     const content = readFileSync(snapshotModule, 'utf8');
     const run = await siteBuild({ SITE_BUILD_DIST: dist, LOCAL_SITE_SERVER: 'dev' });

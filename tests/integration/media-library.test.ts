@@ -1,5 +1,5 @@
 /**
- * The Media Library against the real backend (Storage API and REST), through src/lib/media.ts where a person
+ * The Media Library against the real backend (Storage API and REST), through src/lib/back-office/media.ts where a person
  * acts and through the raw API where someone attacks:
  * - an editor uploads (the row's size and type come from the stored object), the same image is reused, and
  *   the upload and the deletion are logged;
@@ -13,8 +13,8 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { savePost, type PostDraft } from '../../src/lib/admin-posts.ts';
-import { deleteMedia, describeMedia, listMedia, MEDIA_BUCKET, MediaError, mediaUsage, uploadMedia, type MediaItem } from '../../src/lib/media.ts';
+import { savePost, type PostDraft } from '../../src/lib/back-office/posts.ts';
+import { deleteMedia, describeMedia, listMedia, MEDIA_BUCKET, MediaError, mediaUsage, uploadMedia, type MediaItem } from '../../src/lib/back-office/media.ts';
 import { anonClient, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
 import { sha256Hex } from '../../src/lib/image-file.ts';
 import adminMedia from '../../netlify/functions/admin-media.mts';

@@ -8,8 +8,8 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import webhook from '../../netlify/functions/zimmwriter-webhook.mts';
-import { savePost, type PostDraft } from '../../src/lib/admin-posts.ts';
-import { listRevisions, restoreRevision } from '../../src/lib/post-revisions.ts';
+import { savePost, type PostDraft } from '../../src/lib/back-office/posts.ts';
+import { listRevisions, restoreRevision } from '../../src/lib/back-office/post-revisions.ts';
 import { readingTimeMinutes } from '../../src/lib/reading-time.ts';
 import { anonClient, seed, serviceClient, signedInClient, withDatabase } from './support/db-fixtures.ts';
 import { webhookRequest, SCALE_PRO } from './support/webhook-backend.ts';

@@ -3,11 +3,11 @@
  * featured image or an author photo over the raw REST API cannot save an address of the cloud metadata
  * service, an internal host, an IP address or plain http; the database says why (22023) and nothing is
  * written. Controls: a public https address and a Media Library file are saved. The database's rule answers
- * every case as src/lib/image-url.ts does.
+ * every case as src/schemas/image-url.ts does.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imageUrlProblem } from '../../src/lib/image-url.ts';
+import { imageUrlProblem } from '../../src/schemas/image-url.ts';
 import { IMAGE_URL_CASES } from '../fixtures/image-urls.ts';
 import { seed, serviceClient, signedInClient, withDatabase } from './support/db-fixtures.ts';
 

@@ -6,7 +6,7 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { accessEndedReason } from '../../src/lib/supabase-browser.ts';
+import { accessEndedReason } from '../../src/lib/back-office/supabase-browser.ts';
 import { removeMember, type Member } from './support/auth-users.ts';
 import { anonClient, createMember, directTokenClient, seed, serviceClient, sessionIdOf, signedInClient } from './support/db-fixtures.ts';
 

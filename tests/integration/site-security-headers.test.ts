@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { inlineScriptHashes } from '../../src/lib/content-security-policy.ts';
+import { inlineScriptHashes } from '../../src/lib/site/content-security-policy.ts';
 import { DIST, ensureBuilt, htmlFiles, netlifyFile } from './support/built-site';
 
 beforeAll(ensureBuilt);

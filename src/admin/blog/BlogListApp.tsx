@@ -7,9 +7,9 @@ import {
   listPosts,
   POSTS_PAGE_SIZE,
   type StatusFilter,
-} from '../../lib/admin-posts';
-import { isPostLive } from '../../lib/deploy-status';
-import { supabaseBrowser } from '../../lib/supabase-browser';
+} from '../../lib/back-office/posts';
+import { isPostLive } from '../../lib/back-office/deploy-status';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { $deployFacts } from '../../stores/deploy-status';
 import { toast } from '../../stores/toast';
 import { Badge } from '../components/ui/Badge';

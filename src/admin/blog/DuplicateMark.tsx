@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { type AdminPost, dismissDuplicateMark, getDuplicateOriginal } from '../../lib/admin-posts';
-import { supabaseBrowser } from '../../lib/supabase-browser';
+import { type AdminPost, dismissDuplicateMark, getDuplicateOriginal } from '../../lib/back-office/posts';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { toast } from '../../stores/toast';
 import { Button } from '../components/ui/Button';
 

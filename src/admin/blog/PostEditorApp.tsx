@@ -7,15 +7,15 @@ import {
   PostSaveError,
   SAVE_FAILED_MESSAGE,
   savePost,
-} from '../../lib/admin-posts';
-import { listCategories, type TaxonomyCategory } from '../../lib/blog-taxonomy';
-import { ACTION_LABELS, actionMessage, actionsFor, formatPublicationTime, type PostAction, publicationFor } from '../../lib/post-actions';
-import { autosaveKey, clearAutosave, readAutosave, writeAutosave } from '../../lib/post-autosave';
+} from '../../lib/back-office/posts';
+import { listCategories, type TaxonomyCategory } from '../../lib/back-office/blog-taxonomy';
+import { ACTION_LABELS, actionMessage, actionsFor, formatPublicationTime, type PostAction, publicationFor } from '../../lib/back-office/post-actions';
+import { autosaveKey, clearAutosave, readAutosave, writeAutosave } from '../../lib/back-office/post-autosave';
 import { shapePostContent } from '../../lib/post-content';
-import { loadQueueSettings } from '../../lib/publishing-queue';
+import { loadQueueSettings } from '../../lib/back-office/publishing-queue';
 import { slugify } from '../../lib/slug';
-import { supabaseBrowser } from '../../lib/supabase-browser';
-import { timeZoneLabel, toZonedInput } from '../../lib/zoned-time';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
+import { timeZoneLabel, toZonedInput } from '../../lib/back-office/zoned-time';
 import { type ContentFormat, uniqueTags } from '../../schemas/post';
 import { toast, toastOnNextPage } from '../../stores/toast';
 import { Button } from '../components/ui/Button';

@@ -1,10 +1,10 @@
 import { memo, useState } from 'react';
 import PostArticle from '../../components/blog/PostArticle';
 import { UNCATEGORIZED, UNKNOWN_AUTHOR } from '../../lib/post-display';
-import type { FeaturedMedia } from '../../lib/admin-posts';
-import { mediaPublicUrl } from '../../lib/media';
+import type { FeaturedMedia } from '../../lib/back-office/posts';
+import { mediaPublicUrl } from '../../lib/back-office/media';
 import { readingTimeMinutes } from '../../lib/reading-time';
-import { supabaseBrowser } from '../../lib/supabase-browser';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 
 /** A post as the back office has it: a stored row (the preview page) or the editor's unsaved form. */
 export interface PostPreviewProps {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { type AdminPost, getPost } from '../../lib/admin-posts';
-import { supabaseBrowser } from '../../lib/supabase-browser';
+import { type AdminPost, getPost } from '../../lib/back-office/posts';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import BackOfficeShell from '../BackOfficeShell';
 import { ErrorState } from '../components/ui/EmptyState';
 import { Skeleton } from '../components/ui/Skeleton';

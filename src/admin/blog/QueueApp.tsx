@@ -11,9 +11,9 @@ import {
   takeOutOfQueue,
   timeZoneNames,
   WEEKDAYS,
-} from '../../lib/publishing-queue';
-import { supabaseBrowser } from '../../lib/supabase-browser';
-import { formatInTimeZone, timeZoneLabel } from '../../lib/zoned-time';
+} from '../../lib/back-office/publishing-queue';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
+import { formatInTimeZone, timeZoneLabel } from '../../lib/back-office/zoned-time';
 import { QueueSettingsSchema } from '../../schemas/publishing-queue';
 import { toast } from '../../stores/toast';
 import { Button, ButtonLink } from '../components/ui/Button';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import type { AdminPost } from '../../lib/admin-posts';
-import { listRevisions, type PostRevision, restoreRevision, revisionAuthor, revisionChanges } from '../../lib/post-revisions';
-import { supabaseBrowser } from '../../lib/supabase-browser';
+import type { AdminPost } from '../../lib/back-office/posts';
+import { listRevisions, type PostRevision, restoreRevision, revisionAuthor, revisionChanges } from '../../lib/back-office/post-revisions';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { toast, toastOnNextPage } from '../../stores/toast';
 import { Button } from '../components/ui/Button';
 import { ConfirmDialog } from '../components/ui/ConfirmDialog';

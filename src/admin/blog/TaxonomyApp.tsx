@@ -12,8 +12,8 @@ import {
   TAXONOMY_MESSAGES,
   type TaxonomyCategory,
   type TaxonomyTag,
-} from '../../lib/blog-taxonomy';
-import { supabaseBrowser } from '../../lib/supabase-browser';
+} from '../../lib/back-office/blog-taxonomy';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { toast } from '../../stores/toast';
 import { Badge } from '../components/ui/Badge';
 import { Button, ButtonLink } from '../components/ui/Button';

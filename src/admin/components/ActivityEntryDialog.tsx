@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { activitySentence, personName, type People } from '../../lib/activity-sentences';
-import { actionBadgeVariant, type AuditActivity } from '../../lib/audit';
+import { activitySentence, personName, type People } from '../../lib/back-office/activity-sentences';
+import { actionBadgeVariant, type AuditActivity } from '../../lib/back-office/audit';
 import { Badge } from './ui/Badge';
 import { Dialog } from './ui/Dialog';
 

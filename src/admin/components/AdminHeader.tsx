@@ -1,9 +1,9 @@
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import ThemeToggle from '../../islands/ThemeToggle';
-import { logActivity } from '../../lib/activity';
-import { landingPath, roleMayOpen, siteOrganizationId, type MemberOrganization, type MemberRole } from '../../lib/memberships';
-import { supabaseBrowser } from '../../lib/supabase-browser';
+import { logActivity } from '../../lib/back-office/activity';
+import { landingPath, roleMayOpen, siteOrganizationId, type MemberOrganization, type MemberRole } from '../../lib/back-office/memberships';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { $organization, switchOrganization } from '../../stores/organization';
 import { signOut } from '../../stores/session';
 import type { BackOfficeAccess } from '../use-back-office-access';

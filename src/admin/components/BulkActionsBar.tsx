@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { changeRole, LastAdminError, setActive, type StaffProfile } from '../../lib/admin-users';
-import { supabaseBrowser } from '../../lib/supabase-browser';
+import { changeRole, LastAdminError, setActive, type StaffProfile } from '../../lib/back-office/users';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import type { Role } from '../../schemas/user';
 import { toast } from '../../stores/toast';
 import { Button } from './ui/Button';

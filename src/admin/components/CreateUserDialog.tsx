@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { generatePassword, requestCreateUser } from '../../lib/admin-users';
-import { supabaseBrowser } from '../../lib/supabase-browser';
+import { generatePassword, requestCreateUser } from '../../lib/back-office/users';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import type { Role } from '../../schemas/user';
 import { ROLE_OPTIONS } from './RoleBadge';
 import { toast } from '../../stores/toast';

@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import { describeDeployState, retrySiteBuild, type DeployStateKind } from '../../lib/deploy-status';
-import { supabaseBrowser } from '../../lib/supabase-browser';
+import { describeDeployState, retrySiteBuild, type DeployStateKind } from '../../lib/back-office/deploy-status';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { $deployFacts, refreshDeployStatus, watchDeployStatus } from '../../stores/deploy-status';
 import { toast } from '../../stores/toast';
 import type { BackOfficeAccess } from '../use-back-office-access';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { LastAdminError, updateMember, type StaffProfile } from '../../lib/admin-users';
-import { supabaseBrowser } from '../../lib/supabase-browser';
+import { LastAdminError, updateMember, type StaffProfile } from '../../lib/back-office/users';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { MemberEditSchema, type Role } from '../../schemas/user';
 import { toast } from '../../stores/toast';
 import { ROLE_OPTIONS } from './RoleBadge';

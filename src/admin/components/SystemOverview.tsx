@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import { loadSystemCounters, type SystemCounters } from '../../lib/dashboard-stats';
-import { supabaseBrowser } from '../../lib/supabase-browser';
+import { loadSystemCounters, type SystemCounters } from '../../lib/back-office/dashboard-stats';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { $staffChanged } from '../../stores/staff';
 import { StatCard } from './ui/Card';
 import { ErrorState } from './ui/EmptyState';

@@ -1,4 +1,4 @@
-import type { DayViews } from '../../lib/dashboard-stats';
+import type { DayViews } from '../../lib/back-office/dashboard-stats';
 
 const BAR_WIDTH = 10;
 const BAR_GAP = 2;

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import type { FeaturedMedia } from '../../lib/admin-posts';
-import { formatDimensions, mediaPublicUrl } from '../../lib/media';
-import { supabaseBrowser } from '../../lib/supabase-browser';
+import type { FeaturedMedia } from '../../lib/back-office/posts';
+import { formatDimensions, mediaPublicUrl } from '../../lib/back-office/media';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { Button } from '../components/ui/Button';
 import { MediaLibraryDialog } from './MediaLibraryDialog';
 

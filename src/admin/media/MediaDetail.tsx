@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { ALT_TEXT_MAX, deleteMedia, describeMedia, formatBytes, formatDimensions, formatMediaDate, MediaError, type MediaItem, mediaPublicUrl, mediaUsage, type MediaUse } from '../../lib/media';
-import { supabaseBrowser } from '../../lib/supabase-browser';
+import { ALT_TEXT_MAX, deleteMedia, describeMedia, formatBytes, formatDimensions, formatMediaDate, MediaError, type MediaItem, mediaPublicUrl, mediaUsage, type MediaUse } from '../../lib/back-office/media';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { toast } from '../../stores/toast';
 import { CopyButton } from '../components/CopyButton';
 import { Button } from '../components/ui/Button';

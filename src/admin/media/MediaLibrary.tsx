@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { formatBytes, formatDimensions, formatMediaDate, listMedia, type MediaItem, mediaPublicUrl, mediaUsage, type MediaUse, usageByMedia } from '../../lib/media';
-import { supabaseBrowser } from '../../lib/supabase-browser';
+import { formatBytes, formatDimensions, formatMediaDate, listMedia, type MediaItem, mediaPublicUrl, mediaUsage, type MediaUse, usageByMedia } from '../../lib/back-office/media';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { EmptyState, ErrorState } from '../components/ui/EmptyState';
 import { Input } from '../components/ui/Input';
 import { Skeleton } from '../components/ui/Skeleton';

@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type DragEvent } from 'react';
-import { MEDIA_ACCEPT, MEDIA_LIMIT_TEXT, MediaError, type MediaItem, type UploadStage, uploadMedia } from '../../lib/media';
-import { supabaseBrowser } from '../../lib/supabase-browser';
+import { MEDIA_ACCEPT, MEDIA_LIMIT_TEXT, MediaError, type MediaItem, type UploadStage, uploadMedia } from '../../lib/back-office/media';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { cn } from '../components/ui/cn';
 
 /** One file of a batch and where it is. */

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { listSubscribers, removeSubscriber, SUBSCRIBER_STATE_LABELS, type Subscriber, subscribersCsv, type SubscriberState, subscriberState } from '../../lib/newsletter-admin';
-import { supabaseBrowser } from '../../lib/supabase-browser';
+import { listSubscribers, removeSubscriber, SUBSCRIBER_STATE_LABELS, type Subscriber, subscribersCsv, type SubscriberState, subscriberState } from '../../lib/back-office/newsletter';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { toast } from '../../stores/toast';
 import { Badge, type BadgeVariant } from '../components/ui/Badge';
 import { Button } from '../components/ui/Button';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { loadMostViewedPost, loadSystemCounters, loadViewsPerDay, type DayViews, type MostViewedPost } from '../../lib/dashboard-stats';
-import { supabaseBrowser } from '../../lib/supabase-browser';
+import { loadMostViewedPost, loadSystemCounters, loadViewsPerDay, type DayViews, type MostViewedPost } from '../../lib/back-office/dashboard-stats';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { ViewsChart } from '../components/ViewsChart';
 import { Card, CardHeader } from '../components/ui/Card';
 import { ErrorState } from '../components/ui/EmptyState';

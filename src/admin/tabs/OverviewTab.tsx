@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { activitySentence, type People } from '../../lib/activity-sentences';
-import { listActivitySentences, RECENT_ACTIVITY, type AuditActivity } from '../../lib/audit';
-import { supabaseBrowser } from '../../lib/supabase-browser';
+import { activitySentence, type People } from '../../lib/back-office/activity-sentences';
+import { listActivitySentences, RECENT_ACTIVITY, type AuditActivity } from '../../lib/back-office/audit';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { Button } from '../components/ui/Button';
 import { Card, CardHeader } from '../components/ui/Card';
 import { EmptyState, ErrorState } from '../components/ui/EmptyState';

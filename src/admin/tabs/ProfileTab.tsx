@@ -5,11 +5,11 @@ import { ErrorState } from '../components/ui/EmptyState';
 import { Field, Input, Textarea } from '../components/ui/Input';
 import { Skeleton } from '../components/ui/Skeleton';
 import { MediaLibraryDialog } from '../media/MediaLibraryDialog';
-import { authorProfileProblems, loadAuthorProfile, saveAuthorProfile, type AuthorProfile } from '../../lib/author-profile';
+import { authorProfileProblems, loadAuthorProfile, saveAuthorProfile, type AuthorProfile } from '../../lib/back-office/author-profile';
 import { initialsOf } from '../../lib/images';
-import { mediaPublicUrl } from '../../lib/media';
-import { ChangePasswordSchema, changeOwnPassword, PasswordChangeError, type ChangePassword } from '../../lib/password';
-import { supabaseBrowser } from '../../lib/supabase-browser';
+import { mediaPublicUrl } from '../../lib/back-office/media';
+import { ChangePasswordSchema, changeOwnPassword, PasswordChangeError, type ChangePassword } from '../../lib/back-office/password';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { toast } from '../../stores/toast';
 import type { AdminTabProps } from './index';
 

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
-import { activitySentence, type People } from '../../lib/activity-sentences';
+import { activitySentence, type People } from '../../lib/back-office/activity-sentences';
 import {
   ACTIVITY_PAGE, auditCsvExport, auditJsonExport, auditStats, listActivitySentences, listLoginAttempts, LOGIN_PAGE, loginSummary, searchAudit,
   type AuditActivity, type LoginAttempt,
-} from '../../lib/audit';
-import { supabaseBrowser } from '../../lib/supabase-browser';
+} from '../../lib/back-office/audit';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { toast } from '../../stores/toast';
 import { ActivityEntryDialog } from '../components/ActivityEntryDialog';
 import { Badge } from '../components/ui/Badge';

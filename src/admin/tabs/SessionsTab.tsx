@@ -9,9 +9,9 @@ import { Skeleton } from '../components/ui/Skeleton';
 import {
   groupSessionsByUser, listMemberSessions, sessionCountText, sessionIdOfAccessToken, sessionStatus, terminateSession,
   type MemberSession, type SessionGroup,
-} from '../../lib/sessions';
-import { supabaseBrowser } from '../../lib/supabase-browser';
-import { describeUserAgent } from '../../lib/user-agent';
+} from '../../lib/back-office/sessions';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
+import { describeUserAgent } from '../../lib/back-office/user-agent';
 import { signOut } from '../../stores/session';
 import { toast } from '../../stores/toast';
 import type { AdminTabProps } from './index';

@@ -10,10 +10,10 @@ import {
   type SettingsField,
   type SettingsFieldErrors,
   type SettingsFormValues,
-} from '../../lib/organization-settings';
+} from '../../lib/back-office/organization-settings';
 import { SOCIAL_NETWORKS } from '../../schemas/organization';
-import type { MemberOrganization } from '../../lib/memberships';
-import { supabaseBrowser } from '../../lib/supabase-browser';
+import type { MemberOrganization } from '../../lib/back-office/memberships';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { $organization } from '../../stores/organization';
 import { toast } from '../../stores/toast';
 import type { AdminTabProps } from './index';

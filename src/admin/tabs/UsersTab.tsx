@@ -2,9 +2,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   changeRole, countStaff, LastAdminError, listInvitations, listStaff, recentActivity, requestInvitationAction, requestPasswordReset, setActive,
   type InvitationRow, type InvitationState, type StaffProfile, type UserActivity,
-} from '../../lib/admin-users';
-import { activitySentence } from '../../lib/activity-sentences';
-import { supabaseBrowser } from '../../lib/supabase-browser';
+} from '../../lib/back-office/users';
+import { activitySentence } from '../../lib/back-office/activity-sentences';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import type { Role } from '../../schemas/user';
 import { notifyStaffChanged } from '../../stores/staff';
 import { toast } from '../../stores/toast';

@@ -9,7 +9,7 @@ import { Field, Input, Textarea } from '../components/ui/Input';
 import { RelativeTime } from '../components/ui/RelativeTime';
 import { Select } from '../components/ui/Select';
 import { Skeleton } from '../components/ui/Skeleton';
-import { supabaseBrowser } from '../../lib/supabase-browser';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import {
   examplePayload,
   listCategoryNames,
@@ -30,9 +30,9 @@ import {
   type WebhookAuthorOption,
   type WebhookDelivery,
   type WebhookIntegration,
-} from '../../lib/webhook-admin';
+} from '../../lib/back-office/webhook';
 import { toast } from '../../stores/toast';
-import { loadQueueSettings } from '../../lib/publishing-queue';
+import { loadQueueSettings } from '../../lib/back-office/publishing-queue';
 import type { AdminTabProps } from './index';
 
 /** Where the setup guide is rendered as a page (src/pages/docs). */

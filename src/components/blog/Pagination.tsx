@@ -1,4 +1,4 @@
-import { pageItems } from '../../lib/pagination';
+import { pageItems } from '../../lib/site/pagination';
 
 interface Props {
   current: number;

@@ -1,6 +1,6 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { invitationWelcome, type Notice } from '../../lib/auth-messages';
-import { fetchInvitation, requestInvitationAcceptance } from '../../lib/auth-api';
+import { fetchInvitation, requestInvitationAcceptance } from '../../lib/back-office/auth-api';
 import type { InvitationDetails } from '../../schemas/auth';
 import { FullNameSchema, NewPasswordSchema } from '../../schemas/auth';
 import { toast } from '../../stores/toast';

@@ -1,5 +1,5 @@
 import { useState, type SubmitEvent } from 'react';
-import { updatePassword } from '../../lib/auth-api';
+import { updatePassword } from '../../lib/back-office/auth-api';
 import { NewPasswordSchema } from '../../schemas/auth';
 import { endRecovery, signOut } from '../../stores/session';
 import { toast } from '../../stores/toast';

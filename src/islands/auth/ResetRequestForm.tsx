@@ -1,5 +1,5 @@
 import { useState, type SubmitEvent } from 'react';
-import { requestPasswordReset } from '../../lib/auth-api';
+import { requestPasswordReset } from '../../lib/back-office/auth-api';
 import { PasswordResetRequestSchema } from '../../schemas/auth';
 import { toast } from '../../stores/toast';
 import FormField, { fieldErrors, SubmitButton } from './FormField';

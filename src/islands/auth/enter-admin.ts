@@ -4,10 +4,10 @@
  * and viewers to /admin/blog, or to the page that sent them to sign in (`next`) when the role may open it.
  */
 import { AUTH_MESSAGES, type Notice } from '../../lib/auth-messages.ts';
-import { requestSignIn, type Failure, type SessionTokens } from '../../lib/auth-api.ts';
+import { requestSignIn, type Failure, type SessionTokens } from '../../lib/back-office/auth-api.ts';
 import {
   chooseOrganization, landingPath, listMemberOrganizations, PREFERRED_ORGANIZATION_KEY, roleMayOpen, siteOrganizationId,
-} from '../../lib/memberships.ts';
+} from '../../lib/back-office/memberships.ts';
 import { toastOnNextPage } from '../../stores/toast.ts';
 
 /**
@@ -20,7 +20,7 @@ export async function enterWithSession(
   { next = null, notice, organizationId }: { next?: string | null; notice?: Notice; organizationId?: string } = {},
 ): Promise<void> {
   // The session store brings supabase-js: loaded only now, so the sign-in form itself stays small.
-  const [{ adoptSession }, { supabaseBrowser }] = await Promise.all([import('../../stores/session.ts'), import('../../lib/supabase-browser.ts')]);
+  const [{ adoptSession }, { supabaseBrowser }] = await Promise.all([import('../../stores/session.ts'), import('../../lib/back-office/supabase-browser.ts')]);
   const user = await adoptSession(session);
   const list = await listMemberOrganizations(supabaseBrowser(), user.id);
   const organization = chooseOrganization(list, organizationId ?? localStorage.getItem(PREFERRED_ORGANIZATION_KEY), siteOrganizationId());

@@ -1,6 +1,6 @@
 /**
  * What the server itself records in the activity log (service role): invitations (sent, resent, revoked,
- * accepted), accounts created by admins, password reset mails sent by admins. Signed-in users log their own actions through `log_user_activity` (src/lib/activity.ts); the
+ * accepted), accounts created by admins, password reset mails sent by admins. Signed-in users log their own actions through `log_user_activity` (src/lib/back-office/activity.ts); the
  * sign-in itself is logged by the database (finish_sign_in).
  */
 import type { SupabaseClient } from '@supabase/supabase-js';

@@ -1,6 +1,6 @@
 /**
  * The organization the local site shows. A machine serves one site (`npm run dev`/`serve`): the one of
- * SITE_ORG, else the default organization (the local fallback of src/lib/organizations.ts: no Netlify `URL`
+ * SITE_ORG, else the default organization (the local fallback of src/lib/site/organizations.ts: no Netlify `URL`
  * names a domain locally). A rebuild batch of any other organization must not rebuild the local site as that
  * organization's: the caller records it as skipped with `localSiteSkipReason`.
  */

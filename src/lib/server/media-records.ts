@@ -7,7 +7,7 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { type ImageInfo } from '../image-file.ts';
-import { MEDIA_BUCKET, MEDIA_COLUMNS, type MediaItem } from '../media.ts';
+import { MEDIA_BUCKET, MEDIA_COLUMNS, type MediaItem } from '../back-office/media.ts';
 import { InternalError } from './http.ts';
 
 /** The organization's file with these bytes (by SHA-256), or null. */

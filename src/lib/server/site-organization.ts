@@ -1,10 +1,10 @@
 /**
  * The organization this deployed site shows, for functions that act on "this site" (counting a view,
  * recording a deploy): chosen as the build chooses it (SITE_ORG, else the domain of the site's URL, else the
- * local fallback; src/lib/organizations.ts), never taken from a request. Read at most every 5 minutes per
+ * local fallback; src/lib/site/organizations.ts), never taken from a request. Read at most every 5 minutes per
  * function instance.
  */
-import { chooseSiteOrganization, listOrganizations } from '../organizations.ts';
+import { chooseSiteOrganization, listOrganizations } from '../site/organizations.ts';
 
 const ORGANIZATION_CACHE_MS = 5 * 60_000;
 let cached: { id: Promise<string>; until: number } | undefined;

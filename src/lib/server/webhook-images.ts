@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { IMAGE_FORMATS_TEXT, inspectImage, MEDIA_MAX_BYTES, sha256Hex } from '../image-file.ts';
 import { InternalError } from './http.ts';
-import { MEDIA_BUCKET } from '../media.ts';
+import { MEDIA_BUCKET } from '../back-office/media.ts';
 import { mediaWithHash, recordStoredImage } from './media-records.ts';
 import { FetchRefused, fetchPublic, type FetchLimits, type FetchPolicy, PUBLIC_ONLY } from '../public-fetch.ts';
 

@@ -26,9 +26,9 @@ describe('failureReason', () => {
       '\u001b[31m16:29:09 [ERROR] [blog-redirects] An unhandled error occurred while running the "astro:config:setup" hook\u001b[39m',
       'SITE_ORG=nope names no organization (known: evergreen-landscaping, scale-pro)',
       '  Location:',
-      '    /work/src/lib/organizations.ts:63:24',
+      '    /work/src/lib/site/organizations.ts:63:24',
       '  Stack trace:',
-      '    at chooseSiteOrganization (file:///work/src/lib/organizations.ts:63:24)',
+      '    at chooseSiteOrganization (file:///work/src/lib/site/organizations.ts:63:24)',
       '',
     ];
     expect(failureReason('astro build', 1, null, output)).toBe(

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { chooseOrganization, landingPath, PREFERRED_ORGANIZATION_KEY, roleMayOpen, type MemberOrganization, type MemberRole } from '../../../src/lib/memberships';
+import { chooseOrganization, landingPath, PREFERRED_ORGANIZATION_KEY, roleMayOpen, type MemberOrganization, type MemberRole } from '../../../src/lib/back-office/memberships';
 import { $organization, clearOrganizations, INITIAL_ORGANIZATION_STATE, switchOrganization } from '../../../src/stores/organization';
 import { $toast, dismissToast } from '../../../src/stores/toast';
 

@@ -1,0 +1,209 @@
+/**
+ * Blog posts as the back office manages them: the paginated, searchable list, one post, saving (validate,
+ * shape, write: each step its own function) and deleting. Everything runs under the signed-in user's own
+ * session, so RLS decides what they may do (viewers read, editors write, editors delete only their own
+ * posts, admins delete any), and the database logs every change and records the site rebuild a visible
+ * change needs, in the same transaction.
+ */
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { type ContentFormat, type PostInput, PostInputSchema, type PostStatus } from '../../schemas/post.ts';
+import { sendDueRebuilds } from './deploy-status.ts';
+import { ilikePattern } from './ilike-pattern.ts';
+import { type PostContent, shapePostContent } from '../post-content.ts';
+
+/** Posts per list page. */
+export const POSTS_PAGE_SIZE = 12;
+
+/** The list's status filter: one status or all. */
+export type StatusFilter = PostStatus | 'all';
+
+/** A post as the list and the editor read it, with its author's name and category. */
+export interface AdminPost {
+  id: string;
+  organization_id: string;
+  title: string;
+  slug: string;
+  excerpt: string | null;
+  content: string;
+  content_source: string;
+  content_format: ContentFormat;
+  status: PostStatus;
+  category_id: string | null;
+  tags: string[] | null;
+  /** A legacy featured image address (saved before the Media Library); null once a library image is chosen. */
+  featured_image_url: string | null;
+  featured_media_id: string | null;
+  /** The featured image from the Media Library, embedded through featured_media_id. */
+  featured_media: FeaturedMedia | null;
+  meta_title: string | null;
+  meta_description: string | null;
+  author_id: string | null;
+  published_at: string | null;
+  /** Waiting in the publishing queue: scheduled, published_at is its slot. */
+  queued: boolean;
+  /** The post a writing-tool delivery likely repeats ("Possible duplicate of"), until an editor dismisses it. */
+  duplicate_of: string | null;
+  created_at: string;
+  updated_at: string;
+  reading_time: number | null;
+  view_count: number;
+  author: { full_name: string | null } | null;
+  category: { name: string } | null;
+}
+
+/** What the editor shows of a post's featured image from the Media Library. */
+export interface FeaturedMedia {
+  id: string;
+  storage_path: string;
+  alt_text: string;
+  width: number | null;
+  height: number | null;
+}
+
+const POST_COLUMNS =
+  'id, organization_id, title, slug, excerpt, content, content_source, content_format, status, category_id, tags, ' +
+  'featured_image_url, featured_media_id, meta_title, meta_description, author_id, published_at, queued, duplicate_of, created_at, updated_at, reading_time, view_count, ' +
+  'author:profiles(full_name), category:blog_categories(name), featured_media:media(id, storage_path, alt_text, width, height)';
+
+/** The message shown when a slug is already used by another post of the organization. */
+export const SLUG_TAKEN_MESSAGE = 'This URL slug is already used by another post. Please choose a different slug.';
+
+/** The spec's fallback when saving fails without a server message. */
+export const SAVE_FAILED_MESSAGE = 'Failed to save post. Please try again.';
+
+/** True when visitors can see the post now (published with a publication time in the past). */
+export function isPublicPost(post: Pick<AdminPost, 'status' | 'published_at'>, now: Date = new Date()): boolean {
+  return post.status === 'published' && post.published_at !== null && new Date(post.published_at) <= now;
+}
+
+/** One page of an organization's posts, newest first, filtered on the server; `total` counts all matches. */
+export async function listPosts(
+  client: SupabaseClient,
+  options: { organizationId: string; search?: string; status?: StatusFilter; page?: number },
+): Promise<{ posts: AdminPost[]; total: number }> {
+  const page = Math.max(1, options.page ?? 1);
+  let query = client
+    .from('blog_posts')
+    .select(POST_COLUMNS, { count: 'exact' })
+    .eq('organization_id', options.organizationId);
+  if (options.status && options.status !== 'all') query = query.eq('status', options.status);
+  const term = options.search?.trim();
+  if (term) {
+    const pattern = ilikePattern(term);
+    query = query.or(`title.ilike.${pattern},content.ilike.${pattern}`);
+  }
+  const from = (page - 1) * POSTS_PAGE_SIZE;
+  const { data, error, count } = await query
+    .order('created_at', { ascending: false })
+    .order('id')
+    .range(from, from + POSTS_PAGE_SIZE - 1);
+  if (error) throw new Error(`Loading the posts failed: ${error.message}`);
+  return { posts: (data ?? []) as unknown as AdminPost[], total: count ?? 0 };
+}
+
+/** One post of the organization by id, or null when it does not exist, is another organization's, or RLS hides it. */
+export async function getPost(client: SupabaseClient, organizationId: string, id: string): Promise<AdminPost | null> {
+  const { data, error } = await client.from('blog_posts').select(POST_COLUMNS).eq('organization_id', organizationId).eq('id', id).maybeSingle();
+  if (error) throw new Error(`Loading post ${id} failed: ${error.message}`);
+  return data as unknown as AdminPost | null;
+}
+
+/** What the editor sends to `savePost`: the form's fields, raw (validation happens here). */
+export interface PostDraft {
+  title: string;
+  slug: string;
+  excerpt: string;
+  /** What the author wrote, in `content_format`. */
+  content_source: string;
+  content_format: ContentFormat;
+  status: PostStatus;
+  category_id: string;
+  tags: string[];
+  /** A legacy featured image address; ignored (cleared) when featured_media_id is set. */
+  featured_image_url: string;
+  /** The featured image chosen from the organization's Media Library, or null for none. */
+  featured_media_id?: string | null;
+  meta_title: string;
+  meta_description: string;
+  /**
+   * ISO time: for published posts when they went live, for scheduled ones when they will. Absent for a post
+   * joining or staying in the queue: the database keeps its slot.
+   */
+  published_at?: string | null;
+  /** Join (or stay in) the publishing queue. */
+  queued?: boolean;
+}
+
+/** A save refused before or by the database, with the message to show. */
+export class PostSaveError extends Error {}
+
+/** The message shown when the content holds nothing that survives sanitizing. */
+export const EMPTY_CONTENT_MESSAGE = 'The content has nothing left to show once unsafe markup is removed.';
+
+/** A post row as written: the validated fields with the body shaped (source, HTML, reading time). */
+export type PostRow = Omit<PostInput, 'published_at'> & PostContent & { published_at?: string | null };
+
+/** Step 1 of a save: the draft's fields checked and normalized (empty optional fields become null). */
+export function validatePost(draft: PostDraft): PostInput {
+  const parsed = PostInputSchema.safeParse(draft);
+  if (!parsed.success) throw new PostSaveError(parsed.error.issues.map((issue) => issue.message).join('; '));
+  return parsed.data;
+}
+
+/** Step 2: the body shaped as the webhook shapes it (post-content.ts): source kept, HTML and reading time derived. */
+export async function shapePost(post: PostInput): Promise<PostRow> {
+  const body = await shapePostContent(post.content_source, post.content_format);
+  if (!body.content) throw new PostSaveError(EMPTY_CONTENT_MESSAGE);
+  // A queued post sends no time: its slot is the database's.
+  return { ...post, ...body, ...(post.queued ? { published_at: undefined } : { published_at: post.published_at ?? null }) };
+}
+
+/**
+ * Step 3: creates (no `id`) or updates the organization's post under the user's session (RLS decides) and
+ * returns it. A duplicate slug answers SLUG_TAKEN_MESSAGE; other failures carry the server's message.
+ */
+export async function writePost(client: SupabaseClient, target: { id?: string; organizationId: string; authorId: string }, row: PostRow): Promise<AdminPost> {
+  const query = target.id
+    ? client.from('blog_posts').update(row).eq('id', target.id).eq('organization_id', target.organizationId)
+    : client.from('blog_posts').insert({ ...row, organization_id: target.organizationId, author_id: target.authorId });
+  const { data, error } = await query.select(POST_COLUMNS).maybeSingle();
+  if (error) throw new PostSaveError(error.code === '23505' ? SLUG_TAKEN_MESSAGE : error.message || SAVE_FAILED_MESSAGE);
+  if (!data) throw new PostSaveError('You do not have permission to change this post.');
+  sendDueRebuilds(client, target.organizationId);
+  return data as unknown as AdminPost;
+}
+
+/** Validates, shapes and writes a post (steps 1 to 3). */
+export async function savePost(
+  client: SupabaseClient,
+  target: { id?: string; organizationId: string; authorId: string },
+  draft: PostDraft,
+): Promise<AdminPost> {
+  return writePost(client, target, await shapePost(validatePost(draft)));
+}
+
+/** The post a possible duplicate repeats: its title and slug, or null when it is gone or not readable. */
+export async function getDuplicateOriginal(client: SupabaseClient, id: string): Promise<{ id: string; title: string; slug: string } | null> {
+  const { data, error } = await client.from('blog_posts').select('id, title, slug').eq('id', id).maybeSingle();
+  if (error) throw new Error(`Loading post ${id} failed: ${error.message}`);
+  return data as { id: string; title: string; slug: string } | null;
+}
+
+/** Dismisses a post's "Possible duplicate" mark (editors and admins; members may only clear it). */
+export async function dismissDuplicateMark(client: SupabaseClient, post: Pick<AdminPost, 'id' | 'organization_id'>): Promise<void> {
+  const { data, error } = await client.from('blog_posts').update({ duplicate_of: null }).eq('id', post.id).eq('organization_id', post.organization_id).select('id');
+  if (error) throw new Error(`Dismissing the duplicate mark of ${post.id} failed: ${error.message}`);
+  if (!data?.length) throw new Error('This post does not exist or you may not change it.');
+}
+
+/**
+ * Deletes a post (the database logs 'post_deleted'). RLS lets admins delete any post and editors only their
+ * own; a refused delete removes no row, which is reported as an error instead of a silent success.
+ */
+export async function deletePost(client: SupabaseClient, post: Pick<AdminPost, 'id' | 'organization_id'>): Promise<void> {
+  const { data, error } = await client.from('blog_posts').delete().eq('id', post.id).select('id');
+  if (error) throw new Error(`Deleting post ${post.id} failed: ${error.message}`);
+  if (!data || data.length === 0) throw new Error(`Post ${post.id} was not deleted: it does not exist or you may not delete it`);
+  sendDueRebuilds(client, post.organization_id);
+
+}

@@ -1,0 +1,87 @@
+/**
+ * The only place that reads organizations. The build shows one organization (DESIGN.md decision 2):
+ * `SITE_ORG` (a slug), else the organization whose domain is exactly the site's host. Netlify's production
+ * build stops there and fails when neither names one; any other build (local, deploy previews, branch
+ * deploys) falls back to the default slug, else the fallback organization.
+ */
+import { createClient } from '@supabase/supabase-js';
+import { z } from '../../schemas/zod.ts';
+import { OrganizationSchema } from '../../schemas/organization.ts';
+import { readWithSnapshot } from './build-snapshot.ts';
+import { publicSupabaseConfig } from '../supabase-config.ts';
+import { DEFAULT_ORGANIZATION_SLUG, FALLBACK_ORGANIZATION, normalizeHost, organizationForHost, type Organization } from '../host-match.ts';
+
+type Env = Record<string, string | undefined>;
+
+/** Every organization, readable with the anon key. Throws when the database cannot be reached. */
+export async function listOrganizations(env: Env = process.env): Promise<Organization[]> {
+  const { url, anonKey } = publicSupabaseConfig(env);
+  const client = createClient(url, anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
+  let result;
+  try {
+    result = await client.from('organizations').select('id, name, slug, domain, domain_confirmed, settings').order('name');
+  } catch (cause) {
+    throw new Error(`Cannot read organizations from ${url}: ${(cause as Error).message}`, { cause });
+  }
+  if (result.error) {
+    throw new Error(`Cannot read organizations from ${url}: ${result.error.message || result.error.code || 'unreachable'}`);
+  }
+  const rows = z.array(OrganizationSchema).safeParse((result.data ?? []).map((row) => ({ ...row, settings: row.settings ?? {} })));
+  if (!rows.success) throw new Error(`Organizations from ${url} do not match OrganizationSchema: ${z.prettifyError(rows.error)}`);
+  return rows.data;
+}
+
+/**
+ * Netlify's build of the production context: it sets CONTEXT=production and NETLIFY=true. `netlify build`
+ * and `netlify serve` on a machine say CONTEXT=production too, but set NETLIFY_LOCAL instead of NETLIFY:
+ * those are local builds.
+ */
+function isProductionBuild(env: Env): boolean {
+  return env.CONTEXT === 'production' && env.NETLIFY === 'true';
+}
+
+/**
+ * The site's host: Netlify's `URL`, the site's main address (its primary custom domain, else its
+ * netlify.app name), the same for every deploy of the site. Not DEPLOY_PRIME_URL: that is the address of
+ * one branch or preview (`deploy-preview-42--site.netlify.app`), never an organization's domain.
+ */
+function siteHost(env: Env): string | null {
+  if (!env.URL) return null;
+  try {
+    return new URL(env.URL).host;
+  } catch {
+    return null;
+  }
+}
+
+/** Picks the build's organization from a list (exported for tests; the build uses `getSiteOrganization`). */
+export function chooseSiteOrganization(organizations: readonly Organization[], env: Env): Organization {
+  const known = organizations.map((org) => org.slug).join(', ') || 'none';
+  const slug = env.SITE_ORG?.trim();
+  if (slug) {
+    const chosen = organizations.find((org) => org.slug === slug);
+    if (!chosen) throw new Error(`SITE_ORG=${slug} names no organization (known: ${known})`);
+    return chosen;
+  }
+  const host = siteHost(env);
+  // Only a domain the operator confirmed picks the site: an admin's new domain could otherwise steer another site.
+  const byDomain = host ? organizationForHost(host, organizations.filter((org) => org.domain_confirmed)) : null;
+  if (byDomain) return byDomain;
+  if (isProductionBuild(env)) {
+    const where = host ? `exactly "${normalizeHost(host)}", the host of this site's URL (${env.URL})` : `this site's host (URL is ${env.URL ? `not an address: ${env.URL}` : 'not set'})`;
+    throw new Error(
+      `This production build cannot tell which organization it shows. Set SITE_ORG to the organization's slug (known: ${known}), or set the organization's domain to ${where} and have it confirmed (organizations.domain_confirmed).`,
+    );
+  }
+  return organizations.find((org) => org.slug === DEFAULT_ORGANIZATION_SLUG) ?? FALLBACK_ORGANIZATION;
+}
+
+let siteOrganization: Promise<Organization> | undefined;
+
+/** The organization this build shows; read once per build (kept as a snapshot, see build-snapshot.ts). */
+export function getSiteOrganization(env: Env = process.env): Promise<Organization> {
+  siteOrganization ??= readWithSnapshot('organizations', z.array(OrganizationSchema), () => listOrganizations(env), env).then((organizations) =>
+    chooseSiteOrganization(organizations, env),
+  );
+  return siteOrganization;
+}

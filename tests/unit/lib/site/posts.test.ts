@@ -1,0 +1,199 @@
+import { describe, expect, it } from 'vitest';
+import { BlogRowsSchema, type AuthorRow, type BlogRows, type PostRow } from '../../../../src/schemas/blog.ts';
+import { PLACEHOLDER_IMAGE, UNCATEGORIZED, UNKNOWN_AUTHOR } from '../../../../src/lib/post-display.ts';
+import {
+  postsInCategory,
+  postsWithTag,
+  tagSummaries,
+  toBlog,
+  toBlogAuthor,
+  toBlogPost,
+  toPostCardData,
+  type BlogCategory,
+  mediaPublicUrl,
+  toFeaturedImage,
+} from '../../../../src/lib/site/posts.ts';
+
+const category: BlogCategory = { id: '30000000-0000-4000-8000-100000000000', name: 'SEO Strategies', slug: 'seo-strategies', description: null };
+const author: AuthorRow = {
+  id: '20000000-0000-4000-8000-000000000001',
+  full_name: 'Alex Morgan',
+  bio: 'Helps businesses grow.',
+  avatar_url: 'https://images.unsplash.com/photo-1',
+  author_title: 'Founder',
+  author_website: null,
+};
+
+function row(overrides: Partial<PostRow> = {}): PostRow {
+  return {
+    id: '40000000-0000-4000-8000-000000000001',
+    slug: 'a-post',
+    title: 'A Post',
+    excerpt: 'The excerpt.',
+    content: '<p>Body</p>',
+    category_id: category.id,
+    author_id: author.id,
+    tags: ['SEO', 'Google Ads'],
+    featured_image_url: 'https://images.unsplash.com/photo-2',
+    featured_media: null,
+    meta_title: null,
+    meta_description: null,
+    published_at: '2026-10-28 14:00:00+00',
+    created_at: '2026-10-01T00:00:00Z',
+    updated_at: '2026-10-29T00:00:00Z',
+    ...overrides,
+  };
+}
+
+const categories = new Map([[category.id, category]]);
+const authors = new Map([[author.id, author]]);
+
+describe('toBlogPost', () => {
+  it('joins the category and author and keeps the stored values', () => {
+    const post = toBlogPost(row(), categories, authors);
+    expect(post).toMatchObject({
+      categoryName: 'SEO Strategies',
+      category,
+      author: { name: 'Alex Morgan', title: 'Founder', bio: 'Helps businesses grow.' },
+      image: 'https://images.unsplash.com/photo-2',
+      hasFeaturedImage: true,
+      readTime: 1,
+      date: '2026-10-28T14:00:00.000Z',
+      metaTitle: 'A Post',
+      metaDescription: 'The excerpt.',
+    });
+  });
+
+  it.each<[string, Partial<PostRow>, (post: ReturnType<typeof toBlogPost>) => unknown, unknown]>([
+    ['author without a profile → Unknown Author', { author_id: null }, (p) => p.author.name, UNKNOWN_AUTHOR],
+    ['author not readable → Unknown Author', { author_id: '20000000-0000-4000-8000-000000000009' }, (p) => p.author.name, UNKNOWN_AUTHOR],
+    ['no category → Uncategorized', { category_id: null }, (p) => p.categoryName, UNCATEGORIZED],
+    ['unknown category → Uncategorized', { category_id: '30000000-0000-4000-8000-100000000009' }, (p) => [p.categoryName, p.category], [UNCATEGORIZED, null]],
+    ['no image → placeholder', { featured_image_url: null }, (p) => [p.image, p.hasFeaturedImage], [PLACEHOLDER_IMAGE, false]],
+    ['read time by the one rule: 201 words → 2 min', { content: `<p>${'word '.repeat(201)}</p>` }, (p) => p.readTime, 2],
+    ['no published_at → created_at', { published_at: null }, (p) => p.date, '2026-10-01T00:00:00.000Z'],
+    ['no tags → none', { tags: null }, (p) => p.tags, []],
+    ['tags without letters or digits are dropped', { tags: ['SEO', '!!!'] }, (p) => p.tags, ['SEO']],
+    ['no excerpt → start of the text', { excerpt: null, content: '<h2>Intro</h2><p>First words.</p>' }, (p) => p.excerpt, 'Intro First words.'],
+    ['meta fields win when set', { meta_title: 'Meta T', meta_description: 'Meta D' }, (p) => [p.metaTitle, p.metaDescription], ['Meta T', 'Meta D']],
+  ])('%s', (_, overrides, pick, expected) => {
+    expect(pick(toBlogPost(row(overrides), categories, authors))).toEqual(expected);
+  });
+
+  it('shortens a long derived excerpt at a word boundary', () => {
+    const post = toBlogPost(row({ excerpt: '  ', content: `<p>${'word '.repeat(60)}</p>` }), categories, authors);
+    expect(post.excerpt.length).toBeLessThanOrEqual(161);
+    expect(post.excerpt).toMatch(/word…$/);
+  });
+
+  it('sanitizes the body again at build time', () => {
+    const post = toBlogPost(row({ content: '<p onclick="x()">Hi<script>alert(1)</script></p><iframe src="https://evil.test/"></iframe>' }), categories, authors);
+    expect(post.html).toBe('<p>Hi</p>');
+  });
+});
+
+describe('toBlogAuthor', () => {
+  it('falls back to Unknown Author for a blank name', () => {
+    expect(toBlogAuthor({ ...author, full_name: '  ' }).name).toBe(UNKNOWN_AUTHOR);
+    expect(toBlogAuthor(undefined)).toEqual({ name: UNKNOWN_AUTHOR, title: null, bio: null, avatarUrl: null, website: null });
+  });
+});
+
+describe('toBlog', () => {
+  const rows: BlogRows = {
+    organization: { id: '10000000-0000-4000-8000-000000000001', name: 'Scale Pro Marketing', slug: 'scale-pro', domain: null, settings: {} },
+    categories: [
+      { id: '30000000-0000-4000-8000-100000000002', name: 'Local SEO', slug: 'local-seo', description: null },
+      { ...category },
+    ],
+    posts: [
+      row({ id: '40000000-0000-4000-8000-000000000001', slug: 'older', published_at: '2026-01-01T00:00:00Z' }),
+      row({ id: '40000000-0000-4000-8000-000000000002', slug: 'newer', published_at: '2026-02-01T00:00:00Z', tags: ['seo', 'Maps'] }),
+    ],
+    authors: [author],
+    redirects: [
+      { old_slug: 'older-name', post_id: '40000000-0000-4000-8000-000000000001' },
+      { old_slug: 'gone', post_id: '40000000-0000-4000-8000-000000000009' },
+      { old_slug: 'newer', post_id: '40000000-0000-4000-8000-000000000001' },
+    ],
+    category_redirects: [
+      { old_slug: 'maps', category_id: '30000000-0000-4000-8000-100000000002' },
+      { old_slug: 'deleted-target', category_id: '30000000-0000-4000-8000-100000000009' },
+      { old_slug: 'seo-strategies', category_id: '30000000-0000-4000-8000-100000000002' },
+    ],
+  };
+  const blog = toBlog(rows);
+
+  it('orders posts newest first and categories by name', () => {
+    expect(blog.posts.map((p) => p.slug)).toEqual(['newer', 'older']);
+    expect(blog.categories.map((c) => c.slug)).toEqual(['local-seo', 'seo-strategies']);
+  });
+
+  it('keeps redirects only to posts it shows and never over a live slug', () => {
+    expect(blog.redirects).toEqual([{ oldSlug: 'older-name', slug: 'older' }]);
+  });
+
+  it('keeps category redirects only to categories it has and never over a live category slug', () => {
+    expect(blog.categoryRedirects).toEqual([{ oldSlug: 'maps', slug: 'local-seo' }]);
+  });
+
+  it('reads a snapshot written before category redirects existed as having none', () => {
+    const old: Record<string, unknown> = JSON.parse(JSON.stringify(rows));
+    delete old.category_redirects;
+    expect(BlogRowsSchema.parse(old).category_redirects).toEqual([]);
+  });
+
+  it('selects posts by category and tag slug', () => {
+    expect(postsInCategory(blog.posts, 'seo-strategies')).toHaveLength(2);
+    expect(postsInCategory(blog.posts, 'local-seo')).toEqual([]);
+    expect(postsWithTag(blog.posts, 'google-ads').map((p) => p.slug)).toEqual(['older']);
+    expect(postsWithTag(blog.posts, 'seo').map((p) => p.slug)).toEqual(['newer', 'older']);
+  });
+
+  it('summarizes tags once per slug, most used first', () => {
+    expect(tagSummaries(blog.posts)).toEqual([
+      { name: 'seo', slug: 'seo', count: 2 },
+      { name: 'Google Ads', slug: 'google-ads', count: 1 },
+      { name: 'Maps', slug: 'maps', count: 1 },
+    ]);
+  });
+
+  it('gives cards the fields they show', () => {
+    expect(toPostCardData(blog.posts[0]!)).toEqual({
+      slug: 'newer',
+      title: 'A Post',
+      excerpt: 'The excerpt.',
+      image: 'https://images.unsplash.com/photo-2',
+      hasFeaturedImage: true,
+      imageAlt: '',
+      categoryName: 'SEO Strategies',
+      categorySlug: 'seo-strategies',
+      date: '2026-02-01T00:00:00.000Z',
+      readTime: 1,
+      authorName: 'Alex Morgan',
+      tags: ['seo', 'Maps'],
+    });
+  });
+});
+
+describe('featured images', () => {
+  const media = { url: 'http://127.0.0.1:54321/storage/v1/object/public/media/org/cover.jpg', alt_text: 'A chart', width: 1600, height: 900 };
+
+  it('takes the Media Library image with its alt text and size, over a legacy address', () => {
+    expect(toFeaturedImage({ featured_media: media, featured_image_url: 'https://old.example.com/a.jpg' })).toEqual({
+      url: media.url, alt: 'A chart', width: 1600, height: 900,
+    });
+  });
+
+  it('leaves the alt text empty when nobody wrote one, as for a legacy address', () => {
+    expect(toFeaturedImage({ featured_media: { ...media, alt_text: ' ' }, featured_image_url: null })?.alt).toBe('');
+    expect(toFeaturedImage({ featured_media: null, featured_image_url: 'https://old.example.com/a.jpg' })).toEqual({
+      url: 'https://old.example.com/a.jpg', alt: '', width: null, height: null,
+    });
+    expect(toFeaturedImage({ featured_media: null, featured_image_url: null })).toBeNull();
+  });
+
+  it('addresses a library file in the public bucket, each path segment encoded', () => {
+    expect(mediaPublicUrl('http://127.0.0.1:54321/', 'org-id/My Cover #1.jpg')).toBe('http://127.0.0.1:54321/storage/v1/object/public/media/org-id/My%20Cover%20%231.jpg');
+  });
+});
