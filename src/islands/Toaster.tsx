@@ -1,12 +1,21 @@
 import { useStore } from '@nanostores/react';
-import { $toast, dismissToast } from '../stores/toast';
+import type { ReadableAtom } from 'nanostores';
+import type { Toast } from '../stores/toast';
+
+/** The toast store hands itself over when it mounts the Toaster, so the Toaster imports no store. */
+export interface ToasterProps {
+  /** The toast on screen, or null. */
+  toast: ReadableAtom<Toast | null>;
+  /** Hides the toast with this id (only if it is still the one on screen). */
+  dismiss: (id: number) => void;
+}
 
 /**
  * The current toast (one at a time), with a dismiss button, inside the polite live region that
  * src/islands/mount-toaster.ts puts on the page with the first toast.
  */
-export default function Toaster() {
-  const current = useStore($toast);
+export default function Toaster({ toast, dismiss }: ToasterProps) {
+  const current = useStore(toast);
   if (!current) return null;
   const destructive = current.variant === 'destructive';
   return (
@@ -23,7 +32,7 @@ export default function Toaster() {
       </div>
       <button
         type="button"
-        onClick={() => dismissToast(current.id)}
+        onClick={() => dismiss(current.id)}
         aria-label="Dismiss notification"
         className="rounded p-1 leading-none hover:opacity-80 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-current"
       >

@@ -4,9 +4,12 @@
  * goes on the page empty and the toast a frame later: screen readers announce changes to a live region, not a
  * region that arrives already filled.
  */
+import type { ToasterProps } from './Toaster';
+
 let mounting: Promise<void> | undefined;
 
-export function mountToaster(): Promise<void> {
+/** Mounts the Toaster once per page, showing `props.toast` (the store passes itself: no import circle). */
+export function mountToaster(props: ToasterProps): Promise<void> {
   mounting ??= (async () => {
     const region = document.createElement('div');
     region.setAttribute('role', 'status');
@@ -21,7 +24,7 @@ export function mountToaster(): Promise<void> {
       import('./Toaster'),
       new Promise((frame) => requestAnimationFrame(frame)),
     ]);
-    createRoot(region).render(createElement(Toaster));
+    createRoot(region).render(createElement(Toaster, props));
   })();
   return mounting;
 }

@@ -35,7 +35,7 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 /** The Toaster on the page: mounted by the first toast (nothing to mount outside a browser). */
 function toasterMounted(): Promise<void> {
   if (typeof document === 'undefined') return Promise.resolve();
-  return import('../islands/mount-toaster.ts').then(({ mountToaster }) => mountToaster());
+  return import('../islands/mount-toaster.ts').then(({ mountToaster }) => mountToaster({ toast: $toast, dismiss: dismissToast }));
 }
 
 /** Shows a toast, replacing the current one. Returns its id. */
