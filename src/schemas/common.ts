@@ -51,5 +51,3 @@ export function blankAsUndefined<T extends z.ZodType>(schema: T) {
   return z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema.optional());
 }
 
-/** Slugs are made in src/lib/slug.ts; re-exported here for the forms that import the schemas. */
-export { slugify } from '../lib/slug.ts';

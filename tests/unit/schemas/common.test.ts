@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EmailSchema, HttpUrlSchema, SlugSchema, slugify } from '../../../src/schemas/common.ts';
+import { slugify } from '../../../src/lib/slug.ts';
+import { EmailSchema, HttpUrlSchema, SlugSchema } from '../../../src/schemas/common.ts';
 
 describe('SlugSchema', () => {
   it.each(['scale-pro', 'seo-2026', 'a'])('accepts %s', (slug) => {
