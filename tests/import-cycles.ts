@@ -63,7 +63,7 @@ export function runtimeImports(file: string, code = codeOf(file)): string[] {
 
 /** The file a relative specifier names, or null (a generated or missing file). */
 function resolveImport(from: string, specifier: string): string | null {
-  const base = resolve(dirname(from), specifier.split('?')[0]);
+  const base = resolve(dirname(from), specifier.split('?')[0] ?? specifier);
   for (const extension of EXTENSIONS) {
     const candidate = base + extension;
     if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
@@ -93,10 +93,10 @@ export function importCycles(files: readonly string[]): string[][] {
     stack.push(start);
     onStack.add(start);
     while (work.length > 0) {
-      const frame = work[work.length - 1];
+      const frame = work.at(-1)!;
       const targets = graph.get(frame.node) ?? [];
       if (frame.next < targets.length) {
-        const target = targets[frame.next++];
+        const target = targets[frame.next++]!;
         if (!graph.has(target)) continue;
         if (!index.has(target)) {
           index.set(target, counter);
@@ -110,7 +110,7 @@ export function importCycles(files: readonly string[]): string[][] {
         continue;
       }
       work.pop();
-      const parent = work[work.length - 1];
+      const parent = work.at(-1);
       if (parent) low.set(parent.node, Math.min(low.get(parent.node)!, low.get(frame.node)!));
       if (low.get(frame.node) !== index.get(frame.node)) continue;
       const component: string[] = [];
