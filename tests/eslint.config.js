@@ -20,7 +20,11 @@ export default defineConfig(
   {
     files: ['src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
-    rules: reactHooks.configs.recommended.rules,
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // useLoad (src/admin/use-load.ts) takes dependencies as useEffect does: checked the same way.
+      'react-hooks/exhaustive-deps': ['error', { additionalHooks: '^useLoad$' }],
+    },
   },
   // The trust boundary: code that runs in the browser or the static build (everything in src/ but
   // src/lib/server/) never imports server-only modules, which hold the service-role key and privileged work.

@@ -1,9 +1,9 @@
 import type { Config } from '@netlify/functions';
 import { imageProblem, inspectImage, sha256Hex } from '../../src/lib/image-file.ts';
-import { MEDIA_BUCKET } from '../../src/lib/back-office/media.ts';
+import { findMediaBySha, MEDIA_BUCKET } from '../../src/lib/media-library.ts';
 import { adminEndpoint } from '../../src/lib/server/admin-endpoint.ts';
 import { message } from '../../src/lib/server/http.ts';
-import { mediaWithHash, recordStoredImage, removeStoredFile } from '../../src/lib/server/media-records.ts';
+import { recordStoredImage, removeStoredFile } from '../../src/lib/server/media-records.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 import { MediaRegistrationSchema } from '../../src/schemas/media.ts';
 
@@ -34,7 +34,7 @@ export default (req: Request): Promise<Response> =>
         return message(422, problem ?? `${file_name} is not an image`);
       }
       const sha256 = await sha256Hex(bytes);
-      const existing = await mediaWithHash(client, organization_id, sha256);
+      const existing = await findMediaBySha(client, organization_id, sha256);
       if (existing) {
         await removeStoredFile(client, storage_path);
         return Response.json({ media: existing, reused: true }, { status: 200 });

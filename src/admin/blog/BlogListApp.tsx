@@ -23,6 +23,7 @@ import { Skeleton } from '../components/ui/Skeleton';
 import BackOfficeShell from '../BackOfficeShell';
 import StatusBadge from './StatusBadge';
 import type { BackOfficeAccess } from '../use-back-office-access';
+import { useLoad } from '../use-load';
 
 /** Wait after the last keystroke before searching, so typing does not send a request per letter. */
 const SEARCH_DEBOUNCE_MS = 300;
@@ -44,9 +45,6 @@ function BlogList({ access }: { access: BackOfficeAccess }) {
   const [debounced, setDebounced] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
   const [page, setPage] = useState(1);
-  // What the last request answered, for which query; anything for another query reads as loading.
-  const [loaded, setLoaded] = useState<{ key: string; result?: { posts: AdminPost[]; total: number }; error?: string } | null>(null);
-  const [reload, setReload] = useState(0);
   const [deleting, setDeleting] = useState<AdminPost | null>(null);
 
   useEffect(() => {
@@ -57,19 +55,12 @@ function BlogList({ access }: { access: BackOfficeAccess }) {
     return () => clearTimeout(timer);
   }, [search]);
 
-  const key = JSON.stringify([access.organization.id, debounced, status, page, reload]);
-  useEffect(() => {
-    let stale = false;
-    listPosts(supabaseBrowser(), { organizationId: access.organization.id, search: debounced, status, page })
-      .then((result) => !stale && setLoaded({ key, result }))
-      .catch((cause: Error) => !stale && setLoaded({ key, error: cause.message }));
-    return () => {
-      stale = true;
-    };
-  }, [key, access.organization.id, debounced, status, page]);
-  const current = loaded?.key === key ? loaded : null;
-  const result = current?.result ?? null;
-  const error = current?.error ?? null;
+  const list = useLoad(
+    () => listPosts(supabaseBrowser(), { organizationId: access.organization.id, search: debounced, status, page }),
+    [access.organization.id, debounced, status, page],
+  );
+  const result = list.value ?? null;
+  const error = list.state === 'error' ? 'The posts could not be loaded.' : null;
 
   const filtering = debounced.trim() !== '' || status !== 'all';
   const pages = result ? Math.max(1, Math.ceil(result.total / POSTS_PAGE_SIZE)) : 1;
@@ -110,7 +101,7 @@ function BlogList({ access }: { access: BackOfficeAccess }) {
 
       <section aria-label="Posts" aria-busy={!result && !error} className="mt-6">
         {error ? (
-          <ErrorState message={error} onRetry={() => setReload((n) => n + 1)} />
+          <ErrorState message={error} onRetry={list.reload} />
         ) : !result ? (
           <Skeleton rows={3} label="Loading posts..." />
         ) : result.posts.length === 0 ? (
@@ -147,7 +138,7 @@ function BlogList({ access }: { access: BackOfficeAccess }) {
           post={deleting}
           onClose={(deleted) => {
             setDeleting(null);
-            if (deleted) setReload((n) => n + 1);
+            if (deleted) list.reload();
           }}
         />
       )}

@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { type AdminPost, dismissDuplicateMark, getDuplicateOriginal } from '../../lib/back-office/posts';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { toast } from '../../stores/toast';
 import { Button } from '../components/ui/Button';
+import { useLoad } from '../use-load';
 
 /**
  * The editor's notice on a writing-tool delivery the duplicate gate held back as a draft: "Possible duplicate
@@ -10,15 +11,13 @@ import { Button } from '../components/ui/Button';
  * delete as the editor decides).
  */
 export default function DuplicateMark({ post }: { post: Pick<AdminPost, 'id' | 'organization_id' | 'duplicate_of'> }) {
-  const [original, setOriginal] = useState<{ id: string; title: string } | null>(null);
+  // The original's title for the link; until it arrives (or if it cannot be read) the link says "another post".
+  const original = useLoad(
+    async () => (post.duplicate_of ? getDuplicateOriginal(supabaseBrowser(), post.duplicate_of) : null),
+    [post.duplicate_of],
+  ).value;
   const [dismissed, setDismissed] = useState(false);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    if (!post.duplicate_of) return;
-    getDuplicateOriginal(supabaseBrowser(), post.duplicate_of)
-      .then(setOriginal)
-      .catch((error) => console.error(error));
-  }, [post.duplicate_of]);
   if (dismissed || !post.duplicate_of) return null;
 
   async function dismiss() {

@@ -31,6 +31,7 @@ import DuplicateMark from './DuplicateMark';
 import PostPreview from './PostPreview';
 import RevisionHistory from './RevisionHistory';
 import type { BackOfficeAccess } from '../use-back-office-access';
+import { useLoad } from '../use-load';
 
 /** SEO length guides shown under the meta fields. */
 const META_TITLE_GUIDE = 60;
@@ -58,27 +59,22 @@ function ReadOnlyNotice() {
 
 function EditorLoader({ access }: { access: BackOfficeAccess }) {
   const postId = postIdFromPath(window.location.pathname);
-  const [post, setPost] = useState<AdminPost | null | undefined>(postId ? undefined : null);
-  // The organization's time zone: the Publish at field and every time the editor tells are in it.
-  const [timeZone, setTimeZone] = useState<string | undefined>();
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
+  // The post (null on /admin/blog/new) and the organization's time zone: the Publish at field and every time
+  // the editor tells are in it.
+  const loaded = useLoad(async () => {
     const client = supabaseBrowser();
-    const failed = (cause: Error) => {
-      console.error(cause);
-      setError(postId ? 'The post could not be loaded. Try again.' : 'The editor could not be loaded. Try again.');
-    };
-    loadQueueSettings(client, access.organization.id)
-      .then((settings) => setTimeZone(settings.time_zone))
-      .catch(failed);
-    if (!postId) return;
-    getPost(client, access.organization.id, postId)
-      .then((found) => (found ? setPost(found) : setError('Post not found.')))
-      .catch(failed);
+    const [post, settings] = await Promise.all([
+      postId ? getPost(client, access.organization.id, postId) : null,
+      loadQueueSettings(client, access.organization.id),
+    ]);
+    return { post, timeZone: settings.time_zone };
   }, [postId, access.organization.id]);
-  if (error) return <ErrorState message={error} />;
-  if (post === undefined || timeZone === undefined) return <Skeleton rows={4} label={postId ? 'Loading post...' : 'Loading editor...'} />;
-  return <PostEditor access={access} post={post} timeZone={timeZone} />;
+  if (loaded.state === 'error') {
+    return <ErrorState message={postId ? 'The post could not be loaded.' : 'The editor could not be loaded.'} onRetry={loaded.reload} />;
+  }
+  if (!loaded.value) return <Skeleton rows={4} label={postId ? 'Loading post...' : 'Loading editor...'} />;
+  if (postId && !loaded.value.post) return <ErrorState message="Post not found." />;
+  return <PostEditor key={`${access.organization.id}:${postId}`} access={access} post={loaded.value.post} timeZone={loaded.value.timeZone} />;
 }
 
 /** The editor's form: the post's fields as the inputs hold them. */
@@ -128,6 +124,8 @@ const CONTENT_HINTS: Record<ContentFormat, string> = {
 /** How long typing pauses before the form is kept locally (ms). */
 const AUTOSAVE_DELAY_MS = 800;
 
+const NO_CATEGORIES: TaxonomyCategory[] = [];
+
 function PostEditor({ access, post, timeZone }: { access: BackOfficeAccess; post: AdminPost | null; timeZone: string }) {
   const initial = useMemo(() => formOf(post, timeZone), [post, timeZone]);
   const storageKey = autosaveKey(access.organization.id, post?.id ?? null);
@@ -141,7 +139,7 @@ function PostEditor({ access, post, timeZone }: { access: BackOfficeAccess; post
   const [tagInput, setTagInput] = useState('');
   // The slug follows the title until the user edits it (or when editing a post, which keeps its URL).
   const [slugTouched, setSlugTouched] = useState(post !== null);
-  const [categories, setCategories] = useState<TaxonomyCategory[]>([]);
+  const categories = useLoad(() => listCategories(supabaseBrowser(), access.organization.id), [access.organization.id]).value ?? NO_CATEGORIES;
   const [busy, setBusy] = useState<PostAction | null>(null);
   const [scheduleError, setScheduleError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<'unpublish' | null>(null);
@@ -150,27 +148,12 @@ function PostEditor({ access, post, timeZone }: { access: BackOfficeAccess; post
   // Set once the user chose to leave without saving: the browser's own leave prompt must not ask again.
   const leaveConfirmed = useRef(false);
   const dirty = JSON.stringify(form) !== JSON.stringify(initial);
-  const [html, setHtml] = useState('');
+  // The preview shows the body as it will be published; while it is shaped again, the last one stays.
+  const html = useLoad(async () => (await shapePostContent(form.source, form.format)).content, [form.source, form.format], []).value ?? '';
   const categoryOptions = useMemo(() => categories.map((category) => ({ value: category.id, label: category.name })), [categories]);
   // A post saved without a category gets the organization's default ("Uncategorized"), so the select shows it.
   const categoryId = form.category_id || (categories.find((category) => category.is_default)?.id ?? '');
   const actions = actionsFor(post?.status ?? null, post?.queued ?? false);
-
-  useEffect(() => {
-    let current = true;
-    shapePostContent(form.source, form.format)
-      .then((shaped) => current && setHtml(shaped.content))
-      .catch((error) => console.error(error));
-    return () => {
-      current = false;
-    };
-  }, [form.source, form.format]);
-
-  useEffect(() => {
-    listCategories(supabaseBrowser(), access.organization.id)
-      .then(setCategories)
-      .catch((error) => console.error(error));
-  }, [access.organization.id]);
 
   // Keep the form locally while it differs from the saved post; drop the copy once they match again.
   useEffect(() => {

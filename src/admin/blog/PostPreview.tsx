@@ -2,9 +2,8 @@ import { memo, useState } from 'react';
 import PostArticle from '../../components/blog/PostArticle';
 import { UNCATEGORIZED, UNKNOWN_AUTHOR } from '../../lib/post-display';
 import type { FeaturedMedia } from '../../lib/back-office/posts';
-import { mediaPublicUrl } from '../../lib/back-office/media';
+import { mediaPublicUrl } from '../../lib/media-library';
 import { readingTimeMinutes } from '../../lib/reading-time';
-import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 
 /** A post as the back office has it: a stored row (the preview page) or the editor's unsaved form. */
 export interface PostPreviewProps {
@@ -38,7 +37,7 @@ function PostPreview({ title, excerpt, html, featuredMedia, featuredImageUrl, ca
         title: title.trim() || 'Untitled',
         excerpt: excerpt ?? '',
         html,
-        featuredImageUrl: featuredMedia ? mediaPublicUrl(supabaseBrowser(), featuredMedia.storage_path) : featuredImageUrl || null,
+        featuredImageUrl: featuredMedia ? mediaPublicUrl(featuredMedia.storage_path) : featuredImageUrl || null,
         categoryName: categoryName ?? UNCATEGORIZED,
         categorySlug: null,
         hasCategory: categoryName !== null,

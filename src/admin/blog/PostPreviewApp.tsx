@@ -1,10 +1,10 @@
-import { useEffect, useState } from 'react';
 import { type AdminPost, getPost } from '../../lib/back-office/posts';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import BackOfficeShell from '../BackOfficeShell';
 import { ErrorState } from '../components/ui/EmptyState';
 import { Skeleton } from '../components/ui/Skeleton';
 import type { BackOfficeAccess } from '../use-back-office-access';
+import { useLoad } from '../use-load';
 import PostPreview from './PostPreview';
 import StatusBadge from './StatusBadge';
 
@@ -18,17 +18,8 @@ export default function PostPreviewApp() {
 
 function Preview({ access }: { access: BackOfficeAccess }) {
   const id = window.location.pathname.match(/^\/admin\/blog\/preview\/([0-9a-f-]{36})\/?$/i)?.[1] ?? null;
-  const [post, setPost] = useState<AdminPost | null>(null);
-  const [error, setError] = useState<string | null>(id ? null : 'Post not found.');
-  useEffect(() => {
-    if (!id) return;
-    getPost(supabaseBrowser(), access.organization.id, id)
-      .then((found) => (found ? setPost(found) : setError('Post not found.')))
-      .catch((cause: Error) => {
-        console.error(cause);
-        setError('The post could not be loaded. Try again.');
-      });
-  }, [id, access.organization.id]);
+  const loaded = useLoad(async (): Promise<AdminPost | null> => (id ? getPost(supabaseBrowser(), access.organization.id, id) : null), [id, access.organization.id]);
+  const post = loaded.value ?? null;
   return (
     <>
       <nav aria-label="Preview" className="mx-auto mb-6 flex max-w-[49.5rem] flex-wrap items-center gap-3 text-sm">
@@ -41,8 +32,10 @@ function Preview({ access }: { access: BackOfficeAccess }) {
           </a>
         )}
       </nav>
-      {error ? (
-        <ErrorState message={error} />
+      {loaded.state === 'error' ? (
+        <ErrorState message="The post could not be loaded." onRetry={loaded.reload} />
+      ) : loaded.state === 'ready' && !post ? (
+        <ErrorState message="Post not found." />
       ) : !post ? (
         <Skeleton rows={4} label="Loading post..." />
       ) : (

@@ -1,11 +1,10 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import {
   describeQueue,
   listQueue,
   loadQueueSettings,
   moveQueuedPost,
   publishQueuedPostNow,
-  type QueuedPost,
   type QueueSettings,
   saveQueueSettings,
   takeOutOfQueue,
@@ -24,33 +23,22 @@ import { Select } from '../components/ui/Select';
 import { Skeleton } from '../components/ui/Skeleton';
 import BackOfficeShell from '../BackOfficeShell';
 import type { BackOfficeAccess } from '../use-back-office-access';
+import { useLoad } from '../use-load';
 
 /** /admin/blog/queue: the organization's publishing queue, its slots and its posts in order (client-only island). */
 export default function QueueApp() {
   return <BackOfficeShell title="Publishing Queue">{(access) => <Queue access={access} />}</BackOfficeShell>;
 }
 
-type Loaded = { organizationId: string; settings?: QueueSettings; posts?: QueuedPost[]; error?: string };
-
 function Queue({ access }: { access: BackOfficeAccess }) {
   const organizationId = access.organization.id;
-  const [reload, setReload] = useState(0);
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
-  useEffect(() => {
-    let stale = false;
+  const queue = useLoad(async () => {
     const client = supabaseBrowser();
-    Promise.all([loadQueueSettings(client, organizationId), listQueue(client, organizationId)])
-      .then(([settings, posts]) => !stale && setLoaded({ organizationId, settings, posts }))
-      .catch((cause: Error) => {
-        console.error(cause);
-        if (!stale) setLoaded({ organizationId, error: 'The publishing queue could not be loaded.' });
-      });
-    return () => {
-      stale = true;
-    };
-  }, [organizationId, reload]);
-  const current = loaded?.organizationId === organizationId ? loaded : null;
+    const [settings, posts] = await Promise.all([loadQueueSettings(client, organizationId), listQueue(client, organizationId)]);
+    return { settings, posts };
+  }, [organizationId]);
+  const [busy, setBusy] = useState<string | null>(null);
+  const current = queue.value;
 
   /** Runs one change of the queue, then shows the queue as the database re-flowed it. */
   async function change(key: string, run: () => Promise<unknown>, done: string) {
@@ -63,7 +51,7 @@ function Queue({ access }: { access: BackOfficeAccess }) {
       toast({ title: 'Error', description: (error as Error).message, variant: 'destructive' });
     } finally {
       setBusy(null);
-      setReload((n) => n + 1);
+      queue.reload();
     }
   }
 
@@ -81,11 +69,11 @@ function Queue({ access }: { access: BackOfficeAccess }) {
         deliveries are set to “Add to the queue”) takes the next free slot; when a post leaves the queue, the later ones
         move up.
       </p>
-      {current?.error ? (
+      {queue.state === 'error' ? (
         <div className="mt-6">
-          <ErrorState message={current.error} onRetry={() => setReload((n) => n + 1)} />
+          <ErrorState message="The publishing queue could not be loaded." onRetry={queue.reload} />
         </div>
-      ) : !current?.settings || !current.posts ? (
+      ) : !current ? (
         <div className="mt-6">
           <Skeleton rows={4} label="Loading the publishing queue..." />
         </div>
@@ -110,7 +98,7 @@ function Queue({ access }: { access: BackOfficeAccess }) {
                         {post.title}
                       </a>
                       <div className="text-muted-foreground">
-                        <time dateTime={post.published_at}>{formatInTimeZone(post.published_at, current.settings!.time_zone)}</time>
+                        <time dateTime={post.published_at}>{formatInTimeZone(post.published_at, current.settings.time_zone)}</time>
                       </div>
                     </div>
                     {access.canEdit && (
@@ -128,7 +116,7 @@ function Queue({ access }: { access: BackOfficeAccess }) {
                           variant="outline"
                           size="sm"
                           aria-label={`Move “${post.title}” down`}
-                          disabled={index === current.posts!.length - 1 || busy !== null}
+                          disabled={index === current.posts.length - 1 || busy !== null}
                           onClick={() => void change(post.id, () => moveQueuedPost(client, post.id, index + 2), `“${post.title}” moved down`)}
                         >
                           ↓

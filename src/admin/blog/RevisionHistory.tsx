@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { AdminPost } from '../../lib/back-office/posts';
 import { listRevisions, type PostRevision, restoreRevision, revisionAuthor, revisionChanges } from '../../lib/back-office/post-revisions';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
@@ -6,6 +6,7 @@ import { toast, toastOnNextPage } from '../../stores/toast';
 import { Button } from '../components/ui/Button';
 import { ConfirmDialog } from '../components/ui/ConfirmDialog';
 import { RelativeTime } from '../components/ui/RelativeTime';
+import { useLoad } from '../use-load';
 
 /**
  * The post's latest revisions (who, when, what changed) with a Restore button on each but the current one.
@@ -13,19 +14,9 @@ import { RelativeTime } from '../components/ui/RelativeTime';
  * rebuild when the post is public), and reloads the editor with the restored post (`onRestored`).
  */
 export default function RevisionHistory({ post, dirty, onRestored }: { post: AdminPost; dirty: boolean; onRestored: () => void }) {
-  const [revisions, setRevisions] = useState<PostRevision[] | null>(null);
-  const [failed, setFailed] = useState(false);
+  const revisions = useLoad(() => listRevisions(supabaseBrowser(), post.id), [post.id]);
   const [chosen, setChosen] = useState<PostRevision | null>(null);
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    listRevisions(supabaseBrowser(), post.id)
-      .then(setRevisions)
-      .catch((error) => {
-        console.error(error);
-        setFailed(true);
-      });
-  }, [post.id]);
 
   async function restore(revision: PostRevision) {
     setBusy(true);
@@ -47,13 +38,16 @@ export default function RevisionHistory({ post, dirty, onRestored }: { post: Adm
       <h3 id="revisions-heading" className="font-semibold">
         Revision history
       </h3>
-      {failed ? (
-        <p className="text-sm text-muted-foreground">The revisions could not be loaded. Reload the page to try again.</p>
-      ) : !revisions ? (
+      {revisions.state === 'error' ? (
+        <p className="text-sm text-muted-foreground">
+          The revisions could not be loaded.{' '}
+          <button type="button" className="underline" onClick={revisions.reload}>Try again</button>
+        </p>
+      ) : !revisions.value ? (
         <p className="text-sm text-muted-foreground">Loading revisions...</p>
       ) : (
         <ol className="divide-y divide-border" aria-label="Revisions">
-          {revisions.map((revision, index) => (
+          {revisions.value.map((revision, index) => (
             <li key={revision.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
               <div className="min-w-0">
                 <p className="font-medium">

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import {
   categoryNameAndSlug,
   createCategory,
@@ -26,6 +26,7 @@ import { Select } from '../components/ui/Select';
 import { Skeleton } from '../components/ui/Skeleton';
 import BackOfficeShell from '../BackOfficeShell';
 import type { BackOfficeAccess } from '../use-back-office-access';
+import { useLoad } from '../use-load';
 
 const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
 
@@ -38,7 +39,6 @@ export default function TaxonomyApp() {
   return <BackOfficeShell title="Categories & Tags">{(access) => <Taxonomy access={access} />}</BackOfficeShell>;
 }
 
-type Loaded = { organizationId: string; categories?: TaxonomyCategory[]; tags?: TaxonomyTag[]; error?: string };
 type Editing =
   | { kind: 'rename'; category: TaxonomyCategory }
   | { kind: 'merge'; category: TaxonomyCategory }
@@ -47,21 +47,14 @@ type Editing =
 
 function Taxonomy({ access }: { access: BackOfficeAccess }) {
   const organizationId = access.organization.id;
-  const [reload, setReload] = useState(0);
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [editing, setEditing] = useState<Editing | null>(null);
-  useEffect(() => {
-    let stale = false;
+  const lists = useLoad(async () => {
     const client = supabaseBrowser();
-    Promise.all([listCategories(client, organizationId), listTags(client, organizationId)])
-      .then(([categories, tags]) => !stale && setLoaded({ organizationId, categories, tags }))
-      .catch((cause: Error) => !stale && setLoaded({ organizationId, error: cause.message }));
-    return () => {
-      stale = true;
-    };
-  }, [organizationId, reload]);
+    const [categories, tags] = await Promise.all([listCategories(client, organizationId), listTags(client, organizationId)]);
+    return { categories, tags };
+  }, [organizationId]);
+  const [editing, setEditing] = useState<Editing | null>(null);
   // A reload keeps the lists on screen; only another organization's lists are replaced by the skeleton.
-  const current = loaded?.organizationId === organizationId ? loaded : null;
+  const current = lists.value;
 
   /**
    * Runs one change: on success its toast and fresh lists (the database records the site's rebuild with the
@@ -77,7 +70,7 @@ function Taxonomy({ access }: { access: BackOfficeAccess }) {
       return false;
     }
     toast({ title: done });
-    setReload((n) => n + 1);
+    lists.reload();
     return true;
   }
 
@@ -96,9 +89,9 @@ function Taxonomy({ access }: { access: BackOfficeAccess }) {
       {!access.canEdit && (
         <p className="mt-2 text-sm text-muted-foreground">You can view categories and tags. Editors and admins change them.</p>
       )}
-      {current?.error ? (
+      {lists.state === 'error' ? (
         <div className="mt-6">
-          <ErrorState message={current.error} onRetry={() => setReload((n) => n + 1)} />
+          <ErrorState message="The categories and tags could not be loaded." onRetry={lists.reload} />
         </div>
       ) : (
         <div className="mt-6 grid gap-6 lg:grid-cols-2">

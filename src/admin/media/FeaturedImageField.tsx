@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { FeaturedMedia } from '../../lib/back-office/posts';
-import { formatDimensions, mediaPublicUrl } from '../../lib/back-office/media';
-import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
+import { formatDimensions } from '../../lib/back-office/media';
+import { mediaPublicUrl } from '../../lib/media-library';
 import { Button } from '../components/ui/Button';
 import { MediaLibraryDialog } from './MediaLibraryDialog';
 
@@ -21,7 +21,7 @@ export interface FeaturedImageFieldProps {
  */
 export function FeaturedImageField({ organizationId, media, legacyUrl, onChoose, onRemove }: FeaturedImageFieldProps) {
   const [picking, setPicking] = useState(false);
-  const url = media ? mediaPublicUrl(supabaseBrowser(), media.storage_path) : legacyUrl || null;
+  const url = media ? mediaPublicUrl(media.storage_path) : legacyUrl || null;
   return (
     <fieldset className="space-y-3 rounded-lg border border-border p-4" data-testid="featured-image">
       <legend className="px-1 font-semibold">Featured image</legend>

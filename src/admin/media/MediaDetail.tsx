@@ -1,11 +1,13 @@
-import { useEffect, useState } from 'react';
-import { ALT_TEXT_MAX, deleteMedia, describeMedia, formatBytes, formatDimensions, formatMediaDate, MediaError, type MediaItem, mediaPublicUrl, mediaUsage, type MediaUse } from '../../lib/back-office/media';
+import { useState } from 'react';
+import { ALT_TEXT_MAX, deleteMedia, describeMedia, formatBytes, formatDimensions, formatMediaDate, MediaError, mediaUsage, type MediaUse } from '../../lib/back-office/media';
+import { type MediaItem, mediaPublicUrl } from '../../lib/media-library';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { toast } from '../../stores/toast';
 import { CopyButton } from '../components/CopyButton';
 import { Button } from '../components/ui/Button';
 import { ConfirmDialog } from '../components/ui/ConfirmDialog';
 import { Field, Input, Textarea } from '../components/ui/Input';
+import { useLoad } from '../use-load';
 
 export interface MediaDetailProps {
   media: MediaItem;
@@ -32,28 +34,15 @@ function UsageList({ uses }: { uses: MediaUse[] }) {
 
 /** One file: its preview and facts, where it is used, its URL, and (editors and admins) alt text and delete. */
 export function MediaDetail({ media, organizationId, canEdit, onPick, onChanged, onDeleted }: MediaDetailProps) {
-  const url = mediaPublicUrl(supabaseBrowser(), media.storage_path);
+  const url = mediaPublicUrl(media.storage_path);
   const [alt, setAlt] = useState(media.alt_text);
-  const [uses, setUses] = useState<MediaUse[] | null>(null);
+  // Which posts use the file; an unreadable answer reads as none (deleting still asks first).
+  const usage = useLoad(() => mediaUsage(supabaseBrowser(), organizationId, media.id), [organizationId, media.id]);
+  const uses = usage.state === 'error' ? [] : (usage.value ?? null);
   const [saving, setSaving] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const dimensions = formatDimensions(media);
-
-  useEffect(() => {
-    // The library keys this panel by file, so a new file starts with fresh state (uses null: checking).
-    let current = true;
-    mediaUsage(supabaseBrowser(), organizationId, media.id).then(
-      (found) => current && setUses(found),
-      (error: Error) => {
-        console.error(error);
-        if (current) setUses([]);
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [organizationId, media.id]);
 
   async function saveAlt() {
     setSaving(true);

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { formatBytes, formatDimensions, formatMediaDate, listMedia, type MediaItem, mediaPublicUrl, mediaUsage, type MediaUse, usageByMedia } from '../../lib/back-office/media';
+import { formatBytes, formatDimensions, formatMediaDate, listMedia, mediaUsage, type MediaUse, usageByMedia } from '../../lib/back-office/media';
+import { type MediaItem, mediaPublicUrl } from '../../lib/media-library';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { EmptyState, ErrorState } from '../components/ui/EmptyState';
 import { Input } from '../components/ui/Input';
@@ -7,6 +8,7 @@ import { Skeleton } from '../components/ui/Skeleton';
 import { cn } from '../components/ui/cn';
 import { MediaDetail } from './MediaDetail';
 import { MediaUploader } from './MediaUploader';
+import { useLoad } from '../use-load';
 
 export interface MediaLibraryProps {
   organizationId: string;
@@ -30,48 +32,36 @@ function usedByText(uses: MediaUse[] | undefined): string {
  */
 export function MediaLibrary({ organizationId, canEdit, onPick }: MediaLibraryProps) {
   const [search, setSearch] = useState('');
-  const [items, setItems] = useState<MediaItem[] | null>(null);
-  const [usage, setUsage] = useState<Map<string, MediaUse[]>>(new Map());
-  const [error, setError] = useState<string | null>(null);
+  const [query, setQuery] = useState('');
   const [selectedId, setSelectedId] = useState<string | null>(null);
-  const [reloads, setReloads] = useState(0);
-  const selected = items?.find((item) => item.id === selectedId) ?? null;
   const client = supabaseBrowser();
-
+  // Typing pauses before the list is asked again; clearing the box asks at once.
   useEffect(() => {
-    let current = true;
-    const timer = setTimeout(() => {
-      Promise.all([listMedia(client, organizationId, search), mediaUsage(client, organizationId)]).then(
-        ([found, uses]) => {
-          if (!current) return;
-          setItems(found);
-          setUsage(usageByMedia(uses));
-          setError(null);
-        },
-        (failure: Error) => {
-          console.error(failure);
-          if (current) setError('The Media Library could not be loaded.');
-        },
-      );
-    }, search ? SEARCH_DELAY_MS : 0);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-  }, [client, organizationId, search, reloads]);
+    const timer = setTimeout(() => setQuery(search), search ? SEARCH_DELAY_MS : 0);
+    return () => clearTimeout(timer);
+  }, [search]);
+  const library = useLoad(async () => {
+    const [items, uses] = await Promise.all([listMedia(client, organizationId, query), mediaUsage(client, organizationId)]);
+    return { items, usage: usageByMedia(uses) };
+  }, [client, organizationId, query], [organizationId]);
+  const items = library.value?.items ?? null;
+  const usage = library.value?.usage ?? new Map<string, MediaUse[]>();
+  const selected = items?.find((item) => item.id === selectedId) ?? null;
+  const setItems = library.update;
+  const changeItems = (change: (items: MediaItem[]) => MediaItem[]) => setItems((value) => ({ ...value, items: change(value.items) }));
 
   const uploaded = useCallback((media: MediaItem) => {
-    setItems((current) => [media, ...(current ?? []).filter((item) => item.id !== media.id)]);
+    setItems((value) => ({ ...value, items: [media, ...value.items.filter((item) => item.id !== media.id)] }));
     setSelectedId(media.id);
-  }, []);
+  }, [setItems]);
 
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
       <div className="min-w-0 space-y-4">
         {canEdit && <MediaUploader organizationId={organizationId} onUploaded={uploaded} />}
         <Input type="search" aria-label="Search images" placeholder="Search by name or alt text" value={search} onChange={(event) => setSearch(event.target.value)} />
-        {error ? (
-          <ErrorState message={error} onRetry={() => setReloads((n) => n + 1)} />
+        {library.state === 'error' ? (
+          <ErrorState message="The Media Library could not be loaded." onRetry={library.reload} />
         ) : items === null ? (
           <Skeleton rows={3} label="Loading images..." />
         ) : items.length === 0 ? (
@@ -90,7 +80,7 @@ export function MediaLibrary({ organizationId, canEdit, onPick }: MediaLibraryPr
                     item.id === selectedId && 'ring-2 ring-primary',
                   )}
                 >
-                  <img src={mediaPublicUrl(client, item.storage_path)} alt={item.alt_text} loading="lazy" className="aspect-[4/3] w-full bg-muted object-cover" />
+                  <img src={mediaPublicUrl(item.storage_path)} alt={item.alt_text} loading="lazy" className="aspect-[4/3] w-full bg-muted object-cover" />
                   <span className="space-y-0.5 p-2 text-xs">
                     <span className="block truncate text-sm font-medium">{item.file_name}</span>
                     <span className="block text-muted-foreground">{[formatBytes(item.size_bytes), formatDimensions(item)].filter(Boolean).join(' · ')}</span>
@@ -112,11 +102,11 @@ export function MediaLibrary({ organizationId, canEdit, onPick }: MediaLibraryPr
             organizationId={organizationId}
             canEdit={canEdit}
             onPick={onPick}
-            onChanged={(media) => setItems((current) => current?.map((item) => (item.id === media.id ? media : item)) ?? null)}
+            onChanged={(media) => changeItems((current) => current.map((item) => (item.id === media.id ? media : item)))}
             onDeleted={(media) => {
-              setItems((current) => current?.filter((item) => item.id !== media.id) ?? null);
+              changeItems((current) => current.filter((item) => item.id !== media.id));
               setSelectedId(null);
-              setReloads((n) => n + 1);
+              library.reload();
             }}
           />
         ) : (

@@ -1,4 +1,4 @@
-import type { MediaItem } from '../../lib/back-office/media';
+import { type MediaItem } from '../../lib/media-library';
 import { Dialog } from '../components/ui/Dialog';
 import { MediaLibrary } from './MediaLibrary';
 

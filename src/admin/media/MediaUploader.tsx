@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type DragEvent } from 'react';
-import { MEDIA_ACCEPT, MEDIA_LIMIT_TEXT, MediaError, type MediaItem, type UploadStage, uploadMedia } from '../../lib/back-office/media';
+import { MEDIA_ACCEPT, MEDIA_LIMIT_TEXT, MediaError, type UploadStage, uploadMedia } from '../../lib/back-office/media';
+import { type MediaItem } from '../../lib/media-library';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { cn } from '../components/ui/cn';
 

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { listSubscribers, removeSubscriber, SUBSCRIBER_STATE_LABELS, type Subscriber, subscribersCsv, type SubscriberState, subscriberState } from '../../lib/back-office/newsletter';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { toast } from '../../stores/toast';
@@ -13,6 +13,7 @@ import { Skeleton } from '../components/ui/Skeleton';
 import { Table, Td, Th } from '../components/ui/Table';
 import BackOfficeShell from '../BackOfficeShell';
 import type { BackOfficeAccess } from '../use-back-office-access';
+import { useLoad } from '../use-load';
 
 /** /admin/newsletter: the organization's newsletter list with each address's state, export and removal (admins). */
 export default function NewsletterApp() {
@@ -26,28 +27,12 @@ const FILTERS = [
   ...(['subscribed', 'pending', 'unsubscribed'] as const).map((state) => ({ value: state, label: SUBSCRIBER_STATE_LABELS[state] })),
 ];
 
-type Loaded = { organizationId: string; rows?: Subscriber[]; error?: string };
-
 function Newsletter({ access }: { access: BackOfficeAccess }) {
   const organizationId = access.organization.id;
-  const [reload, setReload] = useState(0);
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const list = useLoad(() => listSubscribers(supabaseBrowser(), organizationId), [organizationId]);
   const [filter, setFilter] = useState<'all' | SubscriberState>('all');
   const [removing, setRemoving] = useState<Subscriber | null>(null);
-  useEffect(() => {
-    let stale = false;
-    listSubscribers(supabaseBrowser(), organizationId)
-      .then((rows) => !stale && setLoaded({ organizationId, rows }))
-      .catch((cause: Error) => {
-        console.error(cause);
-        if (!stale) setLoaded({ organizationId, error: 'The newsletter list could not be loaded.' });
-      });
-    return () => {
-      stale = true;
-    };
-  }, [organizationId, reload]);
-  const current = loaded?.organizationId === organizationId ? loaded : null;
-  const rows = useMemo(() => current?.rows ?? [], [current]);
+  const rows = useMemo(() => list.value ?? [], [list.value]);
   const counts = useMemo(() => {
     const tally: Record<SubscriberState, number> = { subscribed: 0, pending: 0, unsubscribed: 0 };
     for (const row of rows) tally[subscriberState(row)] += 1;
@@ -70,7 +55,7 @@ function Newsletter({ access }: { access: BackOfficeAccess }) {
     } catch (error) {
       toast({ title: 'Error', description: (error as Error).message, variant: 'destructive' });
     } finally {
-      setReload((n) => n + 1);
+      list.reload();
     }
   }
 
@@ -82,10 +67,10 @@ function Newsletter({ access }: { access: BackOfficeAccess }) {
         are subscribed; an address that never confirmed, or that used the unsubscribe link in the mail, must not be
         sent the newsletter.
       </p>
-      {!current ? (
+      {list.state === 'error' ? (
+        <ErrorState message="The newsletter list could not be loaded." onRetry={list.reload} />
+      ) : !list.value ? (
         <Skeleton rows={4} label="Loading the newsletter list..." />
-      ) : current.error ? (
-        <ErrorState message={current.error} onRetry={() => setReload((n) => n + 1)} />
       ) : (
         <>
           <dl className="mt-6 grid gap-4 sm:grid-cols-3">

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button } from '../components/ui/Button';
 import { Card, CardHeader } from '../components/ui/Card';
 import { ErrorState } from '../components/ui/EmptyState';
@@ -7,10 +7,11 @@ import { Skeleton } from '../components/ui/Skeleton';
 import { MediaLibraryDialog } from '../media/MediaLibraryDialog';
 import { authorProfileProblems, loadAuthorProfile, saveAuthorProfile, type AuthorProfile } from '../../lib/back-office/author-profile';
 import { initialsOf } from '../../lib/images';
-import { mediaPublicUrl } from '../../lib/back-office/media';
+import { mediaPublicUrl } from '../../lib/media-library';
 import { ChangePasswordSchema, changeOwnPassword, PasswordChangeError, type ChangePassword } from '../../lib/back-office/password';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { toast } from '../../stores/toast';
+import { useLoad } from '../use-load';
 import type { AdminTabProps } from './index';
 
 const EMPTY: ChangePassword = { currentPassword: '', newPassword: '', confirmPassword: '' };
@@ -114,20 +115,15 @@ const AUTHOR_FIELDS: { name: Exclude<keyof AuthorProfile, 'avatar_url' | 'bio'>;
  */
 function AuthorCardForm({ userId, organizationId }: { userId: string; organizationId: string }) {
   const client = supabaseBrowser();
-  const [form, setForm] = useState<AuthorProfile | null>(null);
-  const [failed, setFailed] = useState(false);
+  // The loaded card is the form's state: typing changes it, saving replaces it with what was saved.
+  const loaded = useLoad(() => loadAuthorProfile(client, userId), [client, userId]);
+  const form = loaded.value;
+  const setForm = (next: AuthorProfile) => loaded.update(() => next);
   const [errors, setErrors] = useState<Partial<Record<keyof AuthorProfile, string>>>({});
   const [busy, setBusy] = useState(false);
   const [picking, setPicking] = useState(false);
 
-  useEffect(() => {
-    loadAuthorProfile(client, userId).then(setForm, (error: unknown) => {
-      console.error(error);
-      setFailed(true);
-    });
-  }, [client, userId]);
-
-  if (failed) return <ErrorState message="Failed to load your author card" />;
+  if (loaded.state === 'error') return <ErrorState message="Failed to load your author card" onRetry={loaded.reload} />;
   if (!form) return <Skeleton rows={3} label="Loading your author card..." />;
   const update = (field: keyof AuthorProfile, value: string) => setForm({ ...form, [field]: value });
 
@@ -194,7 +190,7 @@ function AuthorCardForm({ userId, organizationId }: { userId: string; organizati
         organizationId={organizationId}
         canEdit
         onPick={(media) => {
-          update('avatar_url', mediaPublicUrl(client, media.storage_path));
+          update('avatar_url', mediaPublicUrl(media.storage_path));
           setPicking(false);
         }}
       />

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Badge } from '../components/ui/Badge';
 import { Button } from '../components/ui/Button';
 import { Card, CardHeader } from '../components/ui/Card';
@@ -14,9 +14,8 @@ import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { describeUserAgent } from '../../lib/back-office/user-agent';
 import { signOut } from '../../stores/session';
 import { toast } from '../../stores/toast';
+import { useLoad } from '../use-load';
 import type { AdminTabProps } from './index';
-
-type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready'; sessions: MemberSession[]; currentSessionId: string | null };
 
 /** The session this browser is signed in with: the `session_id` claim of its access token. */
 async function currentSessionId(): Promise<string | null> {
@@ -100,33 +99,16 @@ function SessionGroupSection({ group, currentSessionId, onEnd }: { group: Sessio
  * confirmation (spec back-office 4). Ending this device's session signs you out.
  */
 export default function SessionsTab({ organization }: AdminTabProps) {
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const load = useLoad(async () => {
+    const [sessions, mine] = await Promise.all([listMemberSessions(supabaseBrowser(), organization.id), currentSessionId()]);
+    return { sessions, currentSessionId: mine };
+  }, [organization.id]);
   const [pending, setPending] = useState<MemberSession | null>(null);
   const [busy, setBusy] = useState(false);
-  const [attempt, setAttempt] = useState(0);
+  const refresh = load.reload;
+  const shown = load.value;
 
-  useEffect(() => {
-    let current = true;
-    Promise.all([listMemberSessions(supabaseBrowser(), organization.id), currentSessionId()]).then(
-      ([sessions, mine]) => current && setLoad({ state: 'ready', sessions, currentSessionId: mine }),
-      (error: unknown) => {
-        console.error(error);
-        if (!current) return;
-        setLoad({ state: 'error' });
-        toast({ title: 'Error', description: 'Failed to fetch active sessions', variant: 'destructive' });
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [organization.id, attempt]);
-
-  const refresh = useCallback(() => {
-    setLoad({ state: 'loading' });
-    setAttempt((n) => n + 1);
-  }, []);
-
-  const mine = load.state === 'ready' ? load.currentSessionId : null;
+  const mine = shown?.currentSessionId ?? null;
   const endingOwn = pending !== null && pending.session_id === mine;
 
   async function confirmTerminate() {
@@ -151,7 +133,7 @@ export default function SessionsTab({ organization }: AdminTabProps) {
     }
   }
 
-  const groups = load.state === 'ready' ? groupSessionsByUser(load.sessions, load.currentSessionId) : [];
+  const groups = shown ? groupSessionsByUser(shown.sessions, shown.currentSessionId) : [];
 
   return (
     <Card>
@@ -165,12 +147,12 @@ export default function SessionsTab({ organization }: AdminTabProps) {
           </Button>
         }
       />
-      {load.state === 'loading' && <Skeleton rows={4} label="Loading sessions..." />}
-      {load.state === 'error' && <ErrorState message="Failed to fetch active sessions" onRetry={refresh} />}
-      {load.state === 'ready' && (
+      {load.state === 'error' ? <ErrorState message="Failed to fetch active sessions" onRetry={refresh} />
+      : !shown ? <Skeleton rows={4} label="Loading sessions..." />
+      : (
         <>
           <p className="mb-4 text-sm text-muted-foreground" aria-live="polite">
-            {sessionCountText(load.sessions.length)}
+            {sessionCountText(shown.sessions.length)}
             {groups.length > 0 && ` · ${groups.length} ${groups.length === 1 ? 'person' : 'people'}`}
           </p>
           {groups.length === 0 ? (
@@ -178,7 +160,7 @@ export default function SessionsTab({ organization }: AdminTabProps) {
           ) : (
             <div className="space-y-6">
               {groups.map((group) => (
-                <SessionGroupSection key={group.user_id} group={group} currentSessionId={load.currentSessionId} onEnd={setPending} />
+                <SessionGroupSection key={group.user_id} group={group} currentSessionId={shown.currentSessionId} onEnd={setPending} />
               ))}
             </div>
           )}

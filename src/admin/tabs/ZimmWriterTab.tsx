@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { CopyButton } from '../components/CopyButton';
 import { Badge } from '../components/ui/Badge';
 import { Button } from '../components/ui/Button';
@@ -27,42 +27,14 @@ import {
   PUBLISH_MODE_SAVED,
   webhookUrl,
   type PublishMode,
-  type WebhookAuthorOption,
-  type WebhookDelivery,
-  type WebhookIntegration,
 } from '../../lib/back-office/webhook';
 import { toast } from '../../stores/toast';
 import { loadQueueSettings } from '../../lib/back-office/publishing-queue';
+import { useLoad } from '../use-load';
 import type { AdminTabProps } from './index';
 
 /** Where the setup guide is rendered as a page (src/pages/docs). */
 const DOCS_URL = '/docs/zimmwriter-webhook-setup';
-
-type Loaded<T> = { state: 'loading' } | { state: 'error' } | { state: 'ready'; value: T };
-
-/** Loads `load()` now and whenever it changes; `reload` shows the loading state and loads again. */
-function useLoaded<T>(load: () => Promise<T>): [Loaded<T>, () => Promise<void>] {
-  const [value, setValue] = useState<Loaded<T>>({ state: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    let current = true;
-    load().then(
-      (loaded) => current && setValue({ state: 'ready', value: loaded }),
-      (error: unknown) => {
-        console.error(error);
-        if (current) setValue({ state: 'error' });
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [load, attempt]);
-  const reload = useCallback(async () => {
-    setValue({ state: 'loading' });
-    setAttempt((n) => n + 1);
-  }, []);
-  return [value, reload];
-}
 
 /**
  * ZimmWriter: the webhook URL and its token, what deliveries do (publish or draft), categories, payload, a
@@ -71,9 +43,9 @@ function useLoaded<T>(load: () => Promise<T>): [Loaded<T>, () => Promise<void>] 
  */
 export default function ZimmWriterTab({ organization }: AdminTabProps) {
   const client = supabaseBrowser();
-  const [integration, reloadIntegration] = useLoaded<WebhookIntegration | null>(useCallback(() => loadIntegration(client, organization.id), [client, organization.id]));
-  const [categories] = useLoaded<string[]>(useCallback(() => listCategoryNames(client, organization.id), [client, organization.id]));
-  const [deliveries, reloadDeliveries] = useLoaded<WebhookDelivery[]>(useCallback(() => listDeliveries(client, organization.id), [client, organization.id]));
+  const integration = useLoad(() => loadIntegration(client, organization.id), [client, organization.id]);
+  const categories = useLoad(() => listCategoryNames(client, organization.id), [client, organization.id]);
+  const deliveries = useLoad(() => listDeliveries(client, organization.id), [client, organization.id]);
   const [newToken, setNewToken] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [rotating, setRotating] = useState(false);
@@ -95,7 +67,7 @@ export default function ZimmWriterTab({ organization }: AdminTabProps) {
           ? { title: 'Webhook Address Created', description: 'Copy it now and paste it into ZimmWriter: it is shown only once.' }
           : { title: 'Token Rotated', description: 'Copy the new webhook URL now: it is shown only once. The old token keeps working for 24 hours.' },
       );
-      await reloadIntegration();
+      integration.reload();
     } catch (error) {
       console.error(error);
       toast({ title: 'Error', description: first ? 'Failed to create the webhook address' : 'Failed to rotate the webhook token', variant: 'destructive' });
@@ -197,9 +169,9 @@ export default function ZimmWriterTab({ organization }: AdminTabProps) {
       <TestForm organizationId={organization.id} categories={categoryNames} />
 
       <Card>
-        <CardHeader title="Recent Deliveries" description="What the webhook received, newest first." actions={<Button variant="outline" onClick={() => void reloadDeliveries()}>Refresh</Button>} />
+        <CardHeader title="Recent Deliveries" description="What the webhook received, newest first." actions={<Button variant="outline" onClick={deliveries.reload}>Refresh</Button>} />
         {deliveries.state === 'loading' && <Skeleton rows={3} label="Loading deliveries..." />}
-        {deliveries.state === 'error' && <ErrorState message="Failed to load webhook deliveries" onRetry={() => void reloadDeliveries()} />}
+        {deliveries.state === 'error' && <ErrorState message="Failed to load webhook deliveries" onRetry={deliveries.reload} />}
         {deliveries.state === 'ready' &&
           (deliveries.value.length === 0 ? (
             <EmptyState title="No deliveries yet" />
@@ -240,7 +212,7 @@ export default function ZimmWriterTab({ organization }: AdminTabProps) {
  */
 function PublishModeCard({ organizationId, hasAddress }: { organizationId: string; hasAddress: boolean }) {
   const client = supabaseBrowser();
-  const [stored] = useLoaded<PublishMode>(useCallback(() => loadPublishMode(client, organizationId), [client, organizationId]));
+  const stored = useLoad(() => loadPublishMode(client, organizationId), [client, organizationId]);
   const [chosen, setChosen] = useState<PublishMode | null>(null);
   const [saving, setSaving] = useState(false);
   // A choice made here wins over the load (the card is keyed by organization, so a switch starts afresh).
@@ -304,19 +276,16 @@ const NO_AUTHOR = '';
 /** The author of ZimmWriter's posts: one of the organization's editors and admins, saved when changed. */
 function AuthorField({ organizationId, hasAddress }: { organizationId: string; hasAddress: boolean }) {
   const client = supabaseBrowser();
-  const [authors] = useLoaded<WebhookAuthorOption[]>(useCallback(() => listWebhookAuthors(client, organizationId), [client, organizationId]));
-  const [stored, reload] = useLoaded<string | null>(useCallback(() => loadWebhookAuthor(client, organizationId), [client, organizationId]));
+  const authors = useLoad(() => listWebhookAuthors(client, organizationId), [client, organizationId]);
+  // No address, no author; the address is created on this tab, and the author is read once it exists.
+  const stored = useLoad(async () => (hasAddress ? loadWebhookAuthor(client, organizationId) : null), [client, organizationId, hasAddress]);
   const [saving, setSaving] = useState(false);
-  // The address is created on this tab: read the author again once it exists.
-  useEffect(() => {
-    if (hasAddress) void reload();
-  }, [hasAddress, reload]);
 
   async function change(next: string) {
     setSaving(true);
     try {
       await saveWebhookAuthor(client, organizationId, next === NO_AUTHOR ? null : next);
-      await reload();
+      stored.reload();
       const name = authors.state === 'ready' ? authors.value.find((a) => a.id === next)?.name : undefined;
       toast({ title: 'Author Saved', description: name ? `Posts from ZimmWriter are credited to ${name}.` : 'Posts from ZimmWriter are credited to the organization.' });
     } catch (error) {
@@ -328,7 +297,7 @@ function AuthorField({ organizationId, hasAddress }: { organizationId: string; h
   }
 
   if (authors.state === 'error' || stored.state === 'error') return <ErrorState message="Failed to load the authors" />;
-  if (authors.state === 'loading' || stored.state === 'loading') return <Skeleton rows={1} label="Loading authors..." />;
+  if (!authors.value || stored.value === undefined) return <Skeleton rows={1} label="Loading authors..." />;
   const options = [{ value: NO_AUTHOR, label: 'No author (the organization)' }, ...authors.value.map((a) => ({ value: a.id, label: a.name }))];
   return (
     <Field label="Credit posts to" hint={hasAddress ? 'An editor or admin of this organization, shown as the author on the post page.' : 'Create the webhook address first.'}>

@@ -18,13 +18,11 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { answerMessage, type FunctionAnswer, postAdminFunction } from './functions.ts';
 import { ilikePattern } from './ilike-pattern.ts';
 import { AltTextSchema, MediaFileNameSchema } from '../../schemas/media.ts';
-import { IMAGE_FORMATS_TEXT, IMAGE_TYPES, type ImageInfo, type ImageMimeType, imageProblem, inspectImage, MEDIA_MAX_BYTES, sha256Hex } from '../image-file.ts';
+import { IMAGE_FORMATS_TEXT, IMAGE_TYPES, type ImageInfo, imageProblem, inspectImage, MEDIA_MAX_BYTES } from '../image-file.ts';
+import { MEDIA_BUCKET, MEDIA_COLUMNS, type MediaItem, storeLibraryImage } from '../media-library.ts';
 
 export { ALT_TEXT_MAX } from '../../schemas/media.ts';
 export { MEDIA_MAX_BYTES } from '../image-file.ts';
-
-/** The storage bucket of the library. */
-export const MEDIA_BUCKET = 'media';
 
 /** The function that adds an uploaded file to the library (netlify/functions/admin-media.mts). */
 export const MEDIA_FUNCTION_PATH = '/api/admin/media';
@@ -34,23 +32,6 @@ export const MEDIA_ACCEPT = Object.keys(IMAGE_TYPES).join(',');
 
 /** What the UI states about the files it takes. */
 export const MEDIA_LIMIT_TEXT = `${IMAGE_FORMATS_TEXT}, up to ${MEDIA_MAX_BYTES / 1024 / 1024} MB each`;
-
-/** One file of the library as the back office reads it. */
-export interface MediaItem {
-  id: string;
-  organization_id: string;
-  storage_path: string;
-  file_name: string;
-  mime_type: ImageMimeType;
-  size_bytes: number;
-  width: number | null;
-  height: number | null;
-  alt_text: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export const MEDIA_COLUMNS = 'id, organization_id, storage_path, file_name, mime_type, size_bytes, width, height, alt_text, created_at, updated_at';
 
 /** Most files one library listing shows (newest first); search narrows beyond that. */
 export const MEDIA_LIST_LIMIT = 500;
@@ -99,12 +80,6 @@ export interface UploadOutcome {
   reused: boolean;
 }
 
-async function findBySha(client: SupabaseClient, organizationId: string, sha256: string): Promise<MediaItem | null> {
-  const { data, error } = await client.from('media').select(MEDIA_COLUMNS).eq('organization_id', organizationId).eq('sha256', sha256).maybeSingle();
-  if (error) throw new MediaError(`Looking up the library failed: ${error.message}`);
-  return data as MediaItem | null;
-}
-
 /** Uploads one file to the organization's library (the steps above); refusals throw MediaError. */
 export async function uploadMedia(
   client: SupabaseClient,
@@ -114,21 +89,18 @@ export async function uploadMedia(
   fetchImpl: typeof fetch = fetch,
 ): Promise<UploadOutcome> {
   onStage('checking');
-  const { info, bytes } = await checkMediaFile(file);
+  const { bytes } = await checkMediaFile(file);
   const fileName = MediaFileNameSchema.safeParse(file.name);
   if (!fileName.success) throw new MediaError(fileName.error.issues[0]!.message);
-  const sha256 = await sha256Hex(bytes);
-  const existing = await findBySha(client, organizationId, sha256);
-  if (existing) return { media: existing, reused: true };
-
   onStage('uploading');
-  const path = `${organizationId}/${crypto.randomUUID()}.${info.extension}`;
-  const bucket = client.storage.from(MEDIA_BUCKET);
-  // A Blob of the detected type: supabase-js sends a Blob as a multipart part whose own type (the browser's
-  // guess from the name) would otherwise win over contentType.
-  const body = new Blob([bytes as Uint8Array<ArrayBuffer>], { type: info.mimeType });
-  const stored = await bucket.upload(path, body, { contentType: info.mimeType, cacheControl: '31536000', upsert: false });
-  if (stored.error) throw new MediaError(`${file.name} could not be uploaded: ${stored.error.message}`);
+  let path: string;
+  try {
+    const stored = await storeLibraryImage(client, organizationId, bytes);
+    if ('existing' in stored) return { media: stored.existing, reused: true };
+    path = stored.stored.storagePath;
+  } catch (error) {
+    throw new MediaError(`${file.name} could not be uploaded: ${(error as Error).message}`);
+  }
 
   onStage('saving');
   // The row is the system's (type, dimensions and hash read from the stored bytes): the function writes it.
@@ -140,7 +112,7 @@ export async function uploadMedia(
   }
   if (answer.ok) return answer.body as UploadOutcome;
   // A file the function refused is already gone; one it never saw is removed here (no row describes it).
-  await bucket.remove([path]);
+  await client.storage.from(MEDIA_BUCKET).remove([path]);
   const reason = answer.status === 0 || answer.status >= 500 ? 'the server could not take it. Try again' : answerMessage(answer);
   throw new MediaError(`${file.name} could not be added to the library: ${reason}`);
 }
@@ -192,11 +164,6 @@ export function usageByMedia(uses: readonly MediaUse[]): Map<string, MediaUse[]>
   const byMedia = new Map<string, MediaUse[]>();
   for (const use of uses) byMedia.set(use.media_id, [...(byMedia.get(use.media_id) ?? []), use]);
   return byMedia;
-}
-
-/** The public URL of a stored file (the bucket is public: the built site links it). */
-export function mediaPublicUrl(client: SupabaseClient, storagePath: string): string {
-  return client.storage.from(MEDIA_BUCKET).getPublicUrl(storagePath).data.publicUrl;
 }
 
 /** "1200 × 800", or null when the size is unknown. */

@@ -7,15 +7,8 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { type ImageInfo } from '../image-file.ts';
-import { MEDIA_BUCKET, MEDIA_COLUMNS, type MediaItem } from '../back-office/media.ts';
+import { findMediaBySha, MEDIA_BUCKET, MEDIA_COLUMNS, type MediaItem } from '../media-library.ts';
 import { InternalError } from './http.ts';
-
-/** The organization's file with these bytes (by SHA-256), or null. */
-export async function mediaWithHash(client: SupabaseClient, organizationId: string, sha256: string): Promise<MediaItem | null> {
-  const { data, error } = await client.from('media').select(MEDIA_COLUMNS).eq('organization_id', organizationId).eq('sha256', sha256).maybeSingle();
-  if (error) throw new InternalError(`looking up the image failed: ${error.message}`);
-  return data as MediaItem | null;
-}
 
 /** A stored file as the library describes it. */
 export interface StoredImage {
@@ -55,7 +48,7 @@ export async function recordStoredImage(client: SupabaseClient, image: StoredIma
   if (error.code === '23505') {
     // The same bytes got a row meanwhile: from another upload (this file is then surplus), or from a
     // concurrent registration of this very file (which must stay).
-    const raced = await mediaWithHash(client, image.organizationId, image.sha256);
+    const raced = await findMediaBySha(client, image.organizationId, image.sha256);
     if (raced && raced.storage_path !== image.storagePath) await removeStoredFile(client, image.storagePath);
     if (raced) return { media: raced, reused: true };
   } else {

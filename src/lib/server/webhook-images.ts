@@ -11,12 +11,10 @@
  * A bad or unreachable image never costs the post: `deliveryImage` answers a note for the delivery log
  * instead, and the post is saved without a featured image.
  */
-import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { IMAGE_FORMATS_TEXT, inspectImage, MEDIA_MAX_BYTES, sha256Hex } from '../image-file.ts';
-import { InternalError } from './http.ts';
-import { MEDIA_BUCKET } from '../back-office/media.ts';
-import { mediaWithHash, recordStoredImage } from './media-records.ts';
+import { IMAGE_FORMATS_TEXT, inspectImage, MEDIA_MAX_BYTES } from '../image-file.ts';
+import { NotAnImage, storeLibraryImage } from '../media-library.ts';
+import { recordStoredImage } from './media-records.ts';
 import { FetchRefused, fetchPublic, type FetchLimits, type FetchPolicy, PUBLIC_ONLY } from '../public-fetch.ts';
 
 const MAX_MB = MEDIA_MAX_BYTES / 1024 / 1024;
@@ -68,7 +66,8 @@ export function mediaFileName(bytes: Uint8Array, fallbackBase: string, url?: str
 
 /**
  * Stores an accepted image in the organization's media (service client) and answers its media id; the
- * same bytes already stored there give the existing id. Throws InternalError when storage or the database fails.
+ * same bytes already stored there give the existing id. Throws ImageProblem for bytes that are no image, and an
+ * Error when storage or the database fails.
  */
 export async function storeMedia(
   client: SupabaseClient,
@@ -76,16 +75,16 @@ export async function storeMedia(
   bytes: Uint8Array,
   describe: { fileName: string; altText: string },
 ): Promise<string> {
-  const info = inspectImage(bytes);
-  if (!info) throw new ImageProblem(`it is not an image (${IMAGE_FORMATS_TEXT})`);
-  const sha256 = await sha256Hex(bytes);
-  const existing = await mediaWithHash(client, organizationId, sha256);
-  if (existing) return existing.id;
-  const storagePath = `${organizationId}/${randomUUID()}.${info.extension}`;
-  const upload = await client.storage.from(MEDIA_BUCKET).upload(storagePath, bytes, { contentType: info.mimeType, upsert: false });
-  if (upload.error) throw new InternalError(`storing the image failed: ${upload.error.message}`);
+  let stored;
+  try {
+    stored = await storeLibraryImage(client, organizationId, bytes);
+  } catch (error) {
+    if (error instanceof NotAnImage) throw new ImageProblem(`it is not an image (${IMAGE_FORMATS_TEXT})`);
+    throw error;
+  }
+  if ('existing' in stored) return stored.existing.id;
   const { media } = await recordStoredImage(client, {
-    organizationId, storagePath, info, sha256, fileName: describe.fileName, altText: describe.altText, source: 'webhook', createdBy: null,
+    ...stored.stored, organizationId, fileName: describe.fileName, altText: describe.altText, source: 'webhook', createdBy: null,
   });
   return media.id;
 }

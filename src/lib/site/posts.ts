@@ -27,6 +27,7 @@ import { PLACEHOLDER_IMAGE, type PostCardData, UNCATEGORIZED, UNKNOWN_AUTHOR } f
 import { readingTimeMinutes } from '../reading-time.ts';
 import { htmlToText, sanitizeArticleHtml } from '../sanitize-html.ts';
 import { publicSupabaseConfig } from '../supabase-config.ts';
+import { mediaPublicUrl } from '../media-library.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -285,11 +286,6 @@ export function tagSummaries(posts: readonly BlogPost[]): readonly TagSummary[] 
 const POST_COLUMNS =
   'id, slug, title, excerpt, content, category_id, author_id, tags, featured_image_url, featured_media_id, meta_title, meta_description, published_at, created_at, updated_at';
 
-/** The public address of a Media Library file (the bucket is public). */
-export function mediaPublicUrl(supabaseUrl: string, storagePath: string): string {
-  return `${supabaseUrl.replace(/\/+$/, '')}/storage/v1/object/public/media/${storagePath.split('/').map(encodeURIComponent).join('/')}`;
-}
-
 /** PostgREST's usual max-rows; the build pages through posts in steps of this size. */
 const READ_BATCH = 1000;
 /** Ids per `in.(...)` filter, so the request line stays short (an id is 36 characters). */
@@ -321,7 +317,7 @@ async function readByIds(what: string, url: string, ids: readonly string[], read
 /** Featured images by id, each with its public URL; anon reads only those of published posts (RLS). */
 async function readFeaturedMedia(client: SupabaseClient, url: string, ids: readonly string[]): Promise<Map<string, Record<string, unknown>>> {
   const rows = await readByIds('featured images', url, ids, (batch) => client.from('media').select('id, storage_path, alt_text, width, height').in('id', batch));
-  return new Map(rows.map(({ id, storage_path, ...described }) => [String(id), { ...described, url: mediaPublicUrl(url, String(storage_path)) }]));
+  return new Map(rows.map(({ id, storage_path, ...described }) => [String(id), { ...described, url: mediaPublicUrl(String(storage_path), url) }]));
 }
 
 async function readPublishedPosts(client: SupabaseClient, url: string, organizationId: string, now: string): Promise<PostRow[]> {

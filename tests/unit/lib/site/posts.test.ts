@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BlogRowsSchema, type AuthorRow, type BlogRows, type PostRow } from '../../../../src/schemas/blog.ts';
 import { PLACEHOLDER_IMAGE, UNCATEGORIZED, UNKNOWN_AUTHOR } from '../../../../src/lib/post-display.ts';
+import { mediaPublicUrl } from '../../../../src/lib/media-library.ts';
 import {
   postsInCategory,
   postsWithTag,
@@ -10,7 +11,6 @@ import {
   toBlogPost,
   toPostCardData,
   type BlogCategory,
-  mediaPublicUrl,
   toFeaturedImage,
 } from '../../../../src/lib/site/posts.ts';
 
@@ -194,6 +194,6 @@ describe('featured images', () => {
   });
 
   it('addresses a library file in the public bucket, each path segment encoded', () => {
-    expect(mediaPublicUrl('http://127.0.0.1:54321/', 'org-id/My Cover #1.jpg')).toBe('http://127.0.0.1:54321/storage/v1/object/public/media/org-id/My%20Cover%20%231.jpg');
+    expect(mediaPublicUrl('org-id/My Cover #1.jpg', 'http://127.0.0.1:54321/')).toBe('http://127.0.0.1:54321/storage/v1/object/public/media/org-id/My%20Cover%20%231.jpg');
   });
 });
