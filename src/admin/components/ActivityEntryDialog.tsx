@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { activitySentence, personName, type People } from '../../lib/back-office/activity-sentences';
+import { activitySentence, entryActor, type People } from '../../lib/back-office/activity-sentences';
 import { actionBadgeVariant, type AuditActivity } from '../../lib/back-office/audit';
 import { Badge } from './ui/Badge';
 import { Dialog } from './ui/Dialog';
@@ -20,6 +20,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
  */
 export function ActivityEntryDialog({ entry, people, onClose }: { entry: AuditActivity | null; people: People | undefined; onClose: () => void }) {
   const details = entry && Object.keys(entry.details ?? {}).length > 0 ? JSON.stringify(entry.details, null, 2) : null;
+  const actor = entry ? entryActor(entry, people) : null;
   return (
     <Dialog
       open={entry !== null}
@@ -34,8 +35,8 @@ export function ActivityEntryDialog({ entry, people, onClose }: { entry: AuditAc
               <Badge variant={actionBadgeVariant(entry.action)}>{entry.action}</Badge>
             </Row>
             <Row label="By">
-              {personName(entry.profiles) ?? 'Unknown user'}
-              {entry.profiles?.full_name && <span className="text-muted-foreground"> ({entry.profiles.email})</span>}
+              {actor?.name}
+              {actor?.email && actor.email !== actor.name && <span className="text-muted-foreground"> ({actor.email})</span>}
               <div className="font-mono text-xs text-muted-foreground">{entry.user_id ?? 'no user id'}</div>
             </Row>
             {entry.resource_type && (

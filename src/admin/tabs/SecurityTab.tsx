@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { activitySentence, type People } from '../../lib/back-office/activity-sentences';
 import {
-  ACTIVITY_PAGE, auditCsvExport, auditJsonExport, auditStats, listActivitySentences, listLoginAttempts, LOGIN_PAGE, loginSummary, searchAudit,
-  type AuditActivity, type LoginAttempt,
+  ACTIVITY_PAGE, actionBadgeVariant, activityResource, auditCsvExport, auditJsonExport, auditStats, listActivitySentences, listLoginAttempts, LOGIN_PAGE,
+  loginSummary, searchAudit, type AuditActivity, type LoginAttempt,
 } from '../../lib/back-office/audit';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { toast } from '../../stores/toast';
@@ -29,6 +29,36 @@ function download(filename: string, content: string, type: string) {
   URL.revokeObjectURL(url);
 }
 
+/**
+ * One activity of the list: its sentence and time, then the raw action as a badge coloured by kind and what
+ * it was about (resource type and title, name or short id). The whole entry opens its detail.
+ */
+function ActivityRow({ entry, people, onOpen }: { entry: AuditActivity; people: People; onOpen: (entry: AuditActivity) => void }) {
+  const resource = activityResource(entry, people);
+  return (
+    <li data-testid="audit-activity">
+      <button
+        type="button"
+        aria-haspopup="dialog"
+        onClick={() => onOpen(entry)}
+        className="flex w-full flex-wrap items-baseline gap-x-3 gap-y-1 rounded-md px-2 py-2 text-left text-sm hover:bg-muted focus-visible:outline-2 focus-visible:outline-primary"
+      >
+        <span className="min-w-0 flex-1 break-words">{activitySentence(entry, people)}</span>
+        <span className="ml-auto shrink-0 text-xs text-muted-foreground"><RelativeTime date={entry.created_at} /></span>
+        <span className="flex w-full min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-xs">
+          <Badge variant={actionBadgeVariant(entry.action)} className="max-w-full break-all" data-testid="audit-action">{entry.action}</Badge>
+          {resource && (
+            <span className="min-w-0 break-words text-muted-foreground" data-testid="audit-resource">
+              {resource.type}
+              {resource.label && <>: <span className="text-foreground">{resource.label}</span></>}
+            </span>
+          )}
+        </span>
+      </button>
+    </li>
+  );
+}
+
 /** Security Audit Log: activities and login attempts, with cards, search, filter, Load more and exports. */
 export default function SecurityTab({ user, organization }: AdminTabProps) {
   const [limits, setLimits] = useState({ activities: ACTIVITY_PAGE, logins: LOGIN_PAGE });
@@ -41,7 +71,7 @@ export default function SecurityTab({ user, organization }: AdminTabProps) {
 
   const fetchAudit = useCallback(() => {
     const client = supabaseBrowser();
-    return Promise.all([listActivitySentences(client, organization.id, limits.activities), listLoginAttempts(client, limits.logins)]);
+    return Promise.all([listActivitySentences(client, organization.id, limits.activities), listLoginAttempts(client, organization.id, limits.logins)]);
   }, [organization.id, limits]);
 
   const apply = useCallback((promise: ReturnType<typeof fetchAudit>) =>
@@ -110,20 +140,7 @@ export default function SecurityTab({ user, organization }: AdminTabProps) {
               <div className="max-h-96 overflow-y-auto" tabIndex={0} role="region" aria-label="User Activities list">
                 {shown.activities.length === 0 ? <EmptyState title="No activities found" /> : (
                   <ul className="divide-y divide-border">
-                    {shown.activities.map((a) => (
-                      <li key={a.id} data-testid="audit-activity">
-                        {/* The whole entry opens its detail: the raw action, ids and details. */}
-                        <button
-                          type="button"
-                          aria-haspopup="dialog"
-                          onClick={() => setOpened(a)}
-                          className="flex w-full flex-wrap items-baseline gap-x-3 gap-y-1 rounded-md px-2 py-2 text-left text-sm hover:bg-muted focus-visible:outline-2 focus-visible:outline-primary"
-                        >
-                          <span className="min-w-0 flex-1 break-words">{activitySentence(a, data.people)}</span>
-                          <span className="ml-auto shrink-0 text-xs text-muted-foreground"><RelativeTime date={a.created_at} /></span>
-                        </button>
-                      </li>
-                    ))}
+                    {shown.activities.map((a) => <ActivityRow key={a.id} entry={a} people={data.people} onOpen={setOpened} />)}
                   </ul>
                 )}
               </div>

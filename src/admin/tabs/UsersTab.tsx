@@ -275,7 +275,7 @@ export default function UsersTab({ organization }: AdminTabProps) {
           </div>
         )}
       </Dialog>
-      <UserDetailDialog profile={detail} onClose={() => setDetailId(null)} />
+      <UserDetailDialog organizationId={organization.id} profile={detail} onClose={() => setDetailId(null)} />
     </div>
   );
 }
@@ -289,8 +289,8 @@ function SelectAll({ total, chosen, onChange }: { total: number; chosen: number;
   return <input ref={ref} type="checkbox" aria-label="Select all users" checked={total > 0 && chosen === total} onChange={(e) => onChange(e.target.checked)} />;
 }
 
-/** A user's details and their last 10 activities. */
-function UserDetailDialog({ profile, onClose }: { profile: StaffProfile | null; onClose: () => void }) {
+/** A user's details and their last 10 activities in the organization. */
+function UserDetailDialog({ organizationId, profile, onClose }: { organizationId: string; profile: StaffProfile | null; onClose: () => void }) {
   return (
     <Dialog open={profile !== null} onClose={onClose} title={profile?.full_name || profile?.email || 'User'} description={profile?.email}>
       {profile && (
@@ -303,20 +303,20 @@ function UserDetailDialog({ profile, onClose }: { profile: StaffProfile | null; 
             <dt className="font-medium">Joined</dt><dd><RelativeTime date={profile.created_at} /></dd>
           </dl>
           <h3 className="font-semibold">Recent activity</h3>
-          <RecentActivity key={profile.id} userId={profile.id} />
+          <RecentActivity key={profile.id} organizationId={organizationId} userId={profile.id} />
         </div>
       )}
     </Dialog>
   );
 }
 
-/** The user's last 10 activities; keyed by user, so each user starts from the loading state. */
-function RecentActivity({ userId }: { userId: string }) {
+/** The user's last 10 activities in the organization; keyed by user, so each user starts from the loading state. */
+function RecentActivity({ organizationId, userId }: { organizationId: string; userId: string }) {
   const [activity, setActivity] = useState<UserActivity[] | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     let current = true;
-    recentActivity(supabaseBrowser(), userId).then(
+    recentActivity(supabaseBrowser(), organizationId, userId).then(
       (rows) => current && setActivity(rows),
       (failure: Error) => {
         console.error(failure);
@@ -326,7 +326,7 @@ function RecentActivity({ userId }: { userId: string }) {
     return () => {
       current = false;
     };
-  }, [userId]);
+  }, [organizationId, userId]);
   if (failed) return <ErrorState message="Failed to fetch activity" />;
   if (!activity) return <Skeleton rows={2} />;
   if (activity.length === 0) return <p className="text-muted-foreground">No activities found</p>;

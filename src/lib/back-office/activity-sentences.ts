@@ -2,6 +2,10 @@
  * The activity log read as sentences ("Alex Morgan changed Jordan Lee's role to editor"). One sentence per
  * action the app logs; an action this module does not know still reads as a sentence built from its code.
  * Pure functions: the Security tab, the Overview's recent activity and the exports share them.
+ *
+ * An entry without a user was written by the app itself: the database logs the writing tool's deliveries
+ * (ZimmWriter) and the scheduler's publications with details.via ('webhook' or 'schedule'), and a category a
+ * delivery created with details.by_server. Those entries name the writing tool or the scheduler.
  */
 
 /** A person as the audit screens know them. */
@@ -31,6 +35,50 @@ export function personName(person: Person | null | undefined): string | null {
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value.trim() : null);
 
+/** Who wrote an entry: a member, the writing tool, the scheduler, or nobody known (a deleted account). */
+export type ActorKind = 'user' | 'writing_tool' | 'scheduler' | 'unknown';
+
+/** The app's own writers: their name in lists and exports, and as the subject of a sentence. */
+export const APP_ACTORS = {
+  writing_tool: { name: 'ZimmWriter (writing tool)', subject: 'ZimmWriter (writing tool)' },
+  scheduler: { name: 'Scheduler', subject: 'The scheduler' },
+} as const satisfies Record<string, { name: string; subject: string }>;
+
+/** The actor of an entry as the screens and exports name it. */
+export interface Actor {
+  kind: ActorKind;
+  /** Display name: the member's full name or e-mail, an app writer's name, or 'Unknown user'. */
+  name: string;
+  /** The member's e-mail when known. */
+  email: string | null;
+}
+
+/**
+ * Which of the app's writers wrote an entry that has no user: details.via says so for the writing tool's
+ * deliveries ('webhook') and the scheduler ('schedule'); details.by_server marks a category created by a
+ * delivery (the only server work on categories). Null for an entry with a user or without either mark.
+ */
+export function appActor(entry: Pick<ActivityEntry, 'user_id' | 'details'>): Exclude<ActorKind, 'user' | 'unknown'> | null {
+  if (entry.user_id) return null;
+  const via = text(entry.details?.via);
+  if (via === 'webhook') return 'writing_tool';
+  if (via === 'schedule') return 'scheduler';
+  return entry.details?.by_server === true ? 'writing_tool' : null;
+}
+
+/**
+ * The actor of an entry: the joined profile, else the loaded one (`people`), else the app writer the entry
+ * records, else unknown (the account was deleted, or the profile is out of the reader's reach).
+ */
+export function entryActor(entry: ActivityEntry, people: People = new Map()): Actor {
+  const person = entry.profiles ?? (entry.user_id ? people.get(entry.user_id) : undefined);
+  const name = personName(person);
+  if (person && name) return { kind: 'user', name, email: person.email || null };
+  const app = appActor(entry);
+  if (app) return { kind: app, name: APP_ACTORS[app].name, email: null };
+  return { kind: 'unknown', name: 'Unknown user', email: null };
+}
+
 /** What a sentence is built from: the actor, the details, and the target user when there is one. */
 class Sentence {
   constructor(
@@ -43,15 +91,12 @@ class Sentence {
   }
 
   /**
-   * The actor: full name, else e-mail; for the database's entries about server work, the writing tool or the
-   * scheduler (details.via) or 'The server' (details.by_server: the webhook creating a category); else a
+   * The actor: full name, else e-mail; the writing tool or the scheduler for the app's own entries; else a
    * neutral word (a deleted account leaves user_id null).
    */
   get actor(): string {
-    const known = this.entry.user_id ? this.people.get(this.entry.user_id) : undefined;
-    const via = this.entry.user_id ? null : text(this.details.via);
-    const server = via === 'webhook' ? 'ZimmWriter' : via === 'schedule' ? 'The scheduler' : this.details.by_server === true ? 'The server' : null;
-    return personName(this.entry.profiles) ?? personName(known) ?? server ?? 'Someone';
+    const actor = entryActor(this.entry, this.people);
+    return actor.kind === 'user' ? actor.name : actor.kind === 'unknown' ? 'Someone' : APP_ACTORS[actor.kind].subject;
   }
 
   /** A recorded name in quotes ("SEO"), or the fallback when it was not recorded. */

@@ -1,11 +1,13 @@
 /**
- * The Security Audit Log: the organization's activity entries (with the acting user's email and name) and
- * the login attempts the admin may read (RLS decides), newest first in pages of 100 and 50; the JSON and
- * CSV exports built in the browser; the action badge styles of spec back-office 9. Entries read as sentences
- * (src/lib/back-office/activity-sentences.ts); the exports keep the raw action, ids and details beside the sentence.
+ * The Security Audit Log: the organization's activity entries (with the acting user's email and name when
+ * there is a user; the app's own entries, the writing tool's and the scheduler's, have none) and the sign-in
+ * attempts of the organization's members, newest first in pages of 100 and 50; the JSON and CSV exports built
+ * in the browser; the action badges (colour by kind) and the resource of an entry. Entries read as sentences
+ * (src/lib/back-office/activity-sentences.ts); the exports keep the raw action, ids and details beside the
+ * sentence and the actor's name.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { activitySentence, mentionedUserIds, type People, type Person } from './activity-sentences';
+import { activitySentence, entryActor, mentionedUserIds, personName, type People, type Person } from './activity-sentences';
 
 /** Page sizes of spec back-office 9. */
 export const ACTIVITY_PAGE = 100;
@@ -35,11 +37,14 @@ export interface LoginAttempt {
   created_at: string;
 }
 
-/** The newest `limit` activities of the organization, with the acting profile inner-joined. */
+/**
+ * The newest `limit` activities of the organization with the acting profile when there is one (a left
+ * join: the entries without a user, the writing tool's and the scheduler's, are listed too).
+ */
 export async function listActivities(client: SupabaseClient, organizationId: string, limit = ACTIVITY_PAGE): Promise<AuditActivity[]> {
   const { data, error } = await client
     .from('user_activity_logs')
-    .select('id, user_id, action, resource_type, resource_id, details, created_at, profiles!inner(email, full_name)')
+    .select('id, user_id, action, resource_type, resource_id, details, created_at, profiles(email, full_name)')
     .eq('organization_id', organizationId)
     .order('created_at', { ascending: false })
     .limit(limit);
@@ -71,24 +76,67 @@ export async function listActivitySentences(client: SupabaseClient, organization
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The newest `limit` login attempts visible to the admin. */
-export async function listLoginAttempts(client: SupabaseClient, limit = LOGIN_PAGE): Promise<LoginAttempt[]> {
-  const { data, error } = await client
-    .from('login_attempts')
-    .select('id, email, success, failure_reason, ip_address, created_at')
-    .order('created_at', { ascending: false })
-    .limit(limit);
+/**
+ * The newest `limit` sign-in attempts made with the e-mail of an active member of the organization (the
+ * database checks that the caller is an admin of it; an admin of several organizations sees only this one's).
+ */
+export async function listLoginAttempts(client: SupabaseClient, organizationId: string, limit = LOGIN_PAGE): Promise<LoginAttempt[]> {
+  const { data, error } = await client.rpc('organization_login_attempts', { p_organization_id: organizationId, p_limit: limit });
   if (error) throw new Error(`Failed to fetch audit logs: ${error.message}`);
   return data as LoginAttempt[];
 }
 
-/** Badge style of an action: login/access default; delete/deactivated destructive; created/activated default; updated/modified secondary; else outline. */
-export function actionBadgeVariant(action: string): 'default' | 'destructive' | 'secondary' | 'outline' {
-  if (/login|access/.test(action)) return 'default';
-  if (/delete|deactivated/.test(action)) return 'destructive';
-  if (/created|activated/.test(action)) return 'default';
-  if (/updated|modified/.test(action)) return 'secondary';
-  return 'outline';
+/** What an action does, for its badge colour. */
+export type ActionKind = 'create' | 'update' | 'delete' | 'security' | 'other';
+
+/** The words of an action code that tell its kind; the first kind whose word the code has wins. */
+const KIND_WORDS: ReadonlyArray<[ActionKind, ReadonlySet<string>]> = [
+  ['security', new Set(['login', 'logout', 'password', 'session', 'access', 'role'])],
+  ['delete', new Set(['delete', 'deleted', 'deactivated', 'revoked', 'removed'])],
+  ['create', new Set(['created', 'invited', 'accepted', 'uploaded', 'activated', 'published', 'restored'])],
+  ['update', new Set(['updated', 'modified', 'changed', 'renamed', 'merged', 'scheduled', 'cancelled', 'reordered', 'resent', 'unpublished'])],
+];
+
+/**
+ * The kind of an action from the words of its code (`post_unpublished` is an update, not a publication):
+ * sign-ins, passwords, sessions and roles are security; deletions, deactivations and revocations delete;
+ * creations, invitations, uploads, activations and publications create; the rest of the changes update.
+ */
+export function actionKind(action: string): ActionKind {
+  const words = action.split('_');
+  return KIND_WORDS.find(([, set]) => words.some((word) => set.has(word)))?.[0] ?? 'other';
+}
+
+/** Badge style per action kind: creates green, updates blue, deletes red, security amber, others grey. */
+export const ACTION_KIND_BADGE = {
+  create: 'success',
+  update: 'info',
+  delete: 'destructive',
+  security: 'warning',
+  other: 'neutral',
+} as const satisfies Record<ActionKind, string>;
+
+/** The badge style of an action (see ACTION_KIND_BADGE). */
+export function actionBadgeVariant(action: string): (typeof ACTION_KIND_BADGE)[ActionKind] {
+  return ACTION_KIND_BADGE[actionKind(action)];
+}
+
+/** What an entry is about, as the list shows it: the resource type in words and a short label. */
+export interface ActivityResource {
+  /** `blog post`, `media`, `user`… */
+  type: string;
+  /** The title or name the entry recorded, the user's name for a user, else the id's first 8 characters; null without either. */
+  label: string | null;
+}
+
+/** The resource of an entry, or null when it names none. */
+export function activityResource(entry: Pick<AuditActivity, 'resource_type' | 'resource_id' | 'details'>, people: People = new Map()): ActivityResource | null {
+  if (!entry.resource_type) return null;
+  const d = entry.details ?? {};
+  const recorded = [d.title, d.name, d.file_name, d.full_name, d.email].find((value): value is string => typeof value === 'string' && value.trim() !== '');
+  const person = entry.resource_type === 'user' && entry.resource_id ? personName(people.get(entry.resource_id)) : null;
+  const label = person ?? recorded?.trim() ?? entry.resource_id?.slice(0, 8) ?? null;
+  return { type: entry.resource_type.replace(/_/g, ' '), label };
 }
 
 /** The four cards; Active Users counts distinct users among the loaded activities. */
@@ -107,27 +155,31 @@ export function loginSummary(login: Pick<LoginAttempt, 'email' | 'success' | 'fa
   return `Sign-in failed for ${login.email}${login.failure_reason ? ` (${login.failure_reason.replace(/_/g, ' ')})` : ''}`;
 }
 
-/** Case-insensitive search: the sentence, action or user email for activities; email for logins. */
+/** Case-insensitive search: the sentence, action, actor's name or e-mail for activities; email for logins. */
 export function searchAudit(activities: readonly AuditActivity[], logins: readonly LoginAttempt[], term: string, people: People = new Map()) {
   const needle = term.trim().toLowerCase();
   if (!needle) return { activities: [...activities], logins: [...logins] };
   const matches = (...texts: string[]) => texts.some((t) => t.toLowerCase().includes(needle));
   return {
-    activities: activities.filter((a) => matches(a.action, a.profiles?.email ?? '', activitySentence(a, people))),
+    activities: activities.filter((a) => {
+      const actor = entryActor(a, people);
+      return matches(a.action, actor.name, actor.email ?? '', activitySentence(a, people));
+    }),
     logins: logins.filter((l) => matches(l.email)),
   };
 }
 
 /**
  * The JSON export: `audit-log-{date}.json` with activities, logins, exported_at and exported_by; every
- * entry keeps its raw fields and gains a `summary` sentence.
+ * entry keeps its raw fields and gains its `actor` ({ kind, name, email }: the app's own entries, without a
+ * user, name the writing tool or the scheduler) and a `summary` sentence.
  */
 export function auditJsonExport(activities: readonly AuditActivity[], logins: readonly LoginAttempt[], exportedBy: string, people: People = new Map(), now = new Date()) {
   return {
     filename: `audit-log-${now.toISOString().slice(0, 10)}.json`,
     content: JSON.stringify(
       {
-        activities: activities.map((a) => ({ ...a, summary: activitySentence(a, people) })),
+        activities: activities.map((a) => ({ ...a, actor: entryActor(a, people), summary: activitySentence(a, people) })),
         logins: logins.map((l) => ({ ...l, summary: loginSummary(l) })),
         exported_at: now.toISOString(),
         exported_by: exportedBy,
@@ -150,12 +202,19 @@ export function csvCell(value: unknown): string {
 
 /**
  * The CSV export: one row per activity and per login attempt, `audit-log-{date}.csv`. The sentence, the
- * actor's id and the details come after the original columns, so sheets built on those keep working.
+ * actor's id and the details come after the original columns, so sheets built on those keep working. An
+ * entry of the app's own (no user) names its writer in the user columns: `email` holds its name
+ * ("ZimmWriter (writing tool)", "Scheduler") and `user_id` its type (writing_tool, scheduler).
  */
 export function auditCsvExport(activities: readonly AuditActivity[], logins: readonly LoginAttempt[], people: People = new Map(), now = new Date()) {
   const header = ['type', 'created_at', 'email', 'action_or_result', 'resource_type', 'resource_id', 'failure_reason', 'ip_address', 'summary', 'user_id', 'details'];
   const rows = [
-    ...activities.map((a) => ['activity', a.created_at, a.profiles?.email ?? '', a.action, a.resource_type, a.resource_id, '', '', activitySentence(a, people), a.user_id, a.details]),
+    ...activities.map((a) => {
+      const actor = entryActor(a, people);
+      const app = actor.kind === 'writing_tool' || actor.kind === 'scheduler';
+      const email = app ? actor.name : (a.profiles?.email ?? actor.email ?? '');
+      return ['activity', a.created_at, email, a.action, a.resource_type, a.resource_id, '', '', activitySentence(a, people), a.user_id ?? (app ? actor.kind : ''), a.details];
+    }),
     ...logins.map((l) => ['login', l.created_at, l.email, l.success ? 'success' : 'failed', '', '', l.failure_reason, l.ip_address, loginSummary(l), '', '']),
   ];
   return {

@@ -178,11 +178,12 @@ export interface UserActivity extends ActivityEntry {
   created_at: string;
 }
 
-/** The user's last 10 activities. */
-export async function recentActivity(client: SupabaseClient, userId: string): Promise<UserActivity[]> {
+/** The user's last 10 activities in the organization (their work in other organizations stays out). */
+export async function recentActivity(client: SupabaseClient, organizationId: string, userId: string): Promise<UserActivity[]> {
   const { data, error } = await client
     .from('user_activity_logs')
-    .select('id, user_id, action, resource_type, resource_id, details, created_at, profiles!inner(email, full_name)')
+    .select('id, user_id, action, resource_type, resource_id, details, created_at, profiles(email, full_name)')
+    .eq('organization_id', organizationId)
     .eq('user_id', userId)
     .order('created_at', { ascending: false })
     .limit(10);

@@ -3,7 +3,7 @@ import { cn } from './cn';
 
 /**
  * Badge styles: the spec's default / secondary / destructive / outline, plus the status colours of the blog
- * list (success green, warning yellow, info blue, neutral grey).
+ * list (success green, warning yellow, info blue, neutral grey), each with its dark-mode shade.
  */
 export type BadgeVariant = 'default' | 'secondary' | 'destructive' | 'outline' | 'success' | 'warning' | 'info' | 'neutral';
 
@@ -12,10 +12,10 @@ const VARIANTS: Record<BadgeVariant, string> = {
   secondary: 'border-transparent bg-muted text-foreground',
   destructive: 'border-transparent bg-red-700 text-white',
   outline: 'border-border text-foreground',
-  success: 'border-transparent bg-green-100 text-green-900',
-  warning: 'border-transparent bg-yellow-100 text-yellow-900',
-  info: 'border-transparent bg-blue-100 text-blue-900',
-  neutral: 'border-transparent bg-gray-200 text-gray-900',
+  success: 'border-transparent bg-green-100 text-green-900 dark:bg-green-900/60 dark:text-green-100',
+  warning: 'border-transparent bg-yellow-100 text-yellow-900 dark:bg-amber-900/60 dark:text-amber-100',
+  info: 'border-transparent bg-blue-100 text-blue-900 dark:bg-blue-900/60 dark:text-blue-100',
+  neutral: 'border-transparent bg-gray-200 text-gray-900 dark:bg-gray-700 dark:text-gray-100',
 };
 
 /** A small label. `data-variant` lets tests check the style without reading class names. */

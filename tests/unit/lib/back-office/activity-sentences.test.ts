@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activitySentence, DESCRIBED_ACTIONS, mentionedUserIds, type ActivityEntry, type Person } from '../../../../src/lib/back-office/activity-sentences.ts';
+import { activitySentence, appActor, DESCRIBED_ACTIONS, entryActor, mentionedUserIds, type ActivityEntry, type Person } from '../../../../src/lib/back-office/activity-sentences.ts';
 
 const ALEX = 'a0000000-0000-4000-8000-000000000001';
 const JORDAN = 'a0000000-0000-4000-8000-000000000002';
@@ -73,16 +73,18 @@ describe('activitySentence', () => {
 
   it('names the writing tool and the scheduler for what the database logged on their behalf', () => {
     const byService = (via: string) => entry('post_published', { user_id: null, profiles: null, ...post, details: { ...post.details, via } });
-    expect(activitySentence(byService('webhook'), people)).toBe('ZimmWriter published the post "Hello World"');
+    expect(activitySentence(byService('webhook'), people)).toBe('ZimmWriter (writing tool) published the post "Hello World"');
     const upload = entry('media_uploaded', { user_id: null, profiles: null, resource_type: 'media', details: { file_name: 'cover.png', via: 'webhook' } });
-    expect(activitySentence(upload, people)).toBe('ZimmWriter added the image "cover.png" to the Media Library');
+    expect(activitySentence(upload, people)).toBe('ZimmWriter (writing tool) added the image "cover.png" to the Media Library');
     expect(activitySentence(byService('schedule'), people)).toBe('The scheduler published the post "Hello World"');
     expect(activitySentence(entry('post_deleted', { user_id: null, profiles: null, ...post }), people)).toBe('Someone deleted the post "Hello World"');
   });
 
-  it('names the server as the actor of its own entries (a category the webhook created)', () => {
+  it('names the writing tool for a category a delivery created (by_server; via since the database records it)', () => {
     const byServer = entry('category_created', { user_id: null, profiles: null, details: { name: 'Seo Tips', by_server: true } });
-    expect(activitySentence(byServer, people)).toBe('The server created the blog category "Seo Tips"');
+    expect(activitySentence(byServer, people)).toBe('ZimmWriter (writing tool) created the blog category "Seo Tips"');
+    const viaWebhook = entry('category_created', { user_id: null, profiles: null, details: { name: 'Seo Tips', by_server: true, via: 'webhook' } });
+    expect(activitySentence(viaWebhook, people)).toBe('ZimmWriter (writing tool) created the blog category "Seo Tips"');
   });
 
   it('reads an unknown action from its code', () => {
@@ -122,5 +124,34 @@ describe('mentionedUserIds', () => {
     expect(mentionedUserIds([
       entry('role_changed', onJordan), entry('user_activated', onJordan), entry('session_terminated', { details: { user_id: ALEX } }), entry('post_deleted', post),
     ])).toEqual([JORDAN, ALEX]);
+  });
+});
+
+describe('the actor of an entry', () => {
+  const app = (details: Record<string, unknown>) => entry('post_created', { user_id: null, profiles: null, ...post, details: { ...post.details, ...details } });
+
+  it('is the member: the joined profile, else the loaded one, by full name then e-mail', () => {
+    expect(entryActor(entry('admin_logout'), people)).toEqual({ kind: 'user', name: 'Alex Morgan', email: 'alex@example.com' });
+    expect(entryActor(entry('admin_logout', { profiles: null }), people)).toEqual({ kind: 'user', name: 'Alex Morgan', email: 'alex@example.com' });
+    expect(entryActor(entry('admin_logout', { profiles: { email: 'alex@example.com', full_name: null } }))).toEqual({ kind: 'user', name: 'alex@example.com', email: 'alex@example.com' });
+  });
+
+  it('is the writing tool or the scheduler for an entry without a user, from what the entry recorded', () => {
+    expect(entryActor(app({ via: 'webhook' }))).toEqual({ kind: 'writing_tool', name: 'ZimmWriter (writing tool)', email: null });
+    expect(entryActor(app({ via: 'schedule' }))).toEqual({ kind: 'scheduler', name: 'Scheduler', email: null });
+    expect(entryActor(app({ by_server: true }))).toEqual({ kind: 'writing_tool', name: 'ZimmWriter (writing tool)', email: null });
+  });
+
+  it('is unknown without a user and without a mark, or with a mark it does not know', () => {
+    expect(entryActor(app({}))).toEqual({ kind: 'unknown', name: 'Unknown user', email: null });
+    expect(entryActor(app({ via: 'elsewhere' }))).toEqual({ kind: 'unknown', name: 'Unknown user', email: null });
+    expect(entryActor(app({ by_server: 'yes' }))).toEqual({ kind: 'unknown', name: 'Unknown user', email: null });
+  });
+
+  it('is never an app writer when the entry has a user, whatever its details say', () => {
+    expect(appActor({ user_id: ALEX, details: { via: 'webhook' } })).toBeNull();
+    expect(entryActor(entry('post_created', { ...post, details: { via: 'schedule' } }), people).kind).toBe('user');
+    // A user whose profile is out of reach stays unknown rather than borrowing a writer's name.
+    expect(entryActor(entry('post_created', { profiles: null, details: { via: 'webhook' } })).kind).toBe('unknown');
   });
 });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { actionBadgeVariant, auditCsvExport, auditJsonExport, auditStats, csvCell, loginSummary, searchAudit, type AuditActivity, type LoginAttempt } from '../../../../src/lib/back-office/audit.ts';
+import { DESCRIBED_ACTIONS } from '../../../../src/lib/back-office/activity-sentences.ts';
+import {
+  ACTION_KIND_BADGE, actionBadgeVariant, actionKind, activityResource, auditCsvExport, auditJsonExport, auditStats, csvCell, loginSummary, searchAudit,
+  type AuditActivity, type LoginAttempt,
+} from '../../../../src/lib/back-office/audit.ts';
 
 const activity = (over: Partial<AuditActivity> = {}): AuditActivity => ({
   id: 'a1', user_id: 'u1', action: 'user_login', resource_type: null, resource_id: null, details: {}, created_at: '2026-11-21T10:00:00Z',
@@ -28,7 +32,7 @@ describe('exports and stats', () => {
     expect(filename).toBe('audit-log-2026-11-21.json');
     const body = JSON.parse(content);
     expect(Object.keys(body)).toEqual(['activities', 'logins', 'exported_at', 'exported_by']);
-    expect(body.activities[0]).toEqual({ ...roleChange, summary: "A changed Jordan Lee's role to editor" });
+    expect(body.activities[0]).toEqual({ ...roleChange, actor: { kind: 'user', name: 'A', email: 'a@x.test' }, summary: "A changed Jordan Lee's role to editor" });
     expect(body.logins[0].summary).toBe('a@x.test signed in');
   });
   it('writes one CSV row per entry with formula-safe cells, the raw columns first, then summary, user id and details', () => {
@@ -52,12 +56,97 @@ describe('exports and stats', () => {
     expect(auditStats([activity(), activity({ id: 'a2' }), activity({ id: 'a3', user_id: 'u2' })], [login(), login({ success: false })]))
       .toEqual({ totalActivities: 3, successfulLogins: 1, failedAttempts: 1, activeUsers: 2 });
   });
-  it('styles action badges as spec section 9 says', () => {
-    expect(actionBadgeVariant('user_login')).toBe('default');
-    expect(actionBadgeVariant('user_soft_deleted_bulk')).toBe('destructive');
+});
+
+describe("the app's own entries (no user) in the exports and the search", () => {
+  const now = new Date('2026-11-21T12:00:00Z');
+  const delivered = activity({
+    id: 'a-tool', user_id: null, profiles: null, action: 'post_created', resource_type: 'blog_post', resource_id: 'p1',
+    details: { title: 'Local SEO', via: 'webhook' },
+  });
+  const scheduled = activity({
+    id: 'a-clock', user_id: null, profiles: null, action: 'post_published', resource_type: 'blog_post', resource_id: 'p2',
+    details: { title: 'Spring Tips', via: 'schedule' },
+  });
+  const orphan = activity({ id: 'a-gone', user_id: null, profiles: null, action: 'post_deleted', details: { title: 'Old' } });
+
+  it('names the writing tool and the scheduler in the CSV user columns and the sentence', () => {
+    const lines = auditCsvExport([delivered, scheduled, orphan], [], new Map(), now).content.split('\r\n');
+    expect(lines[1]).toBe(
+      '"activity","2026-11-21T10:00:00Z","ZimmWriter (writing tool)","post_created","blog_post","p1","","",' +
+        '"ZimmWriter (writing tool) created the post ""Local SEO""","writing_tool","{""title"":""Local SEO"",""via"":""webhook""}"',
+    );
+    expect(lines[2]).toBe(
+      '"activity","2026-11-21T10:00:00Z","Scheduler","post_published","blog_post","p2","","",' +
+        '"The scheduler published the post ""Spring Tips""","scheduler","{""title"":""Spring Tips"",""via"":""schedule""}"',
+    );
+    // Nobody recorded: the user columns stay empty rather than guess.
+    expect(lines[3]).toBe('"activity","2026-11-21T10:00:00Z","","post_deleted","","","","","Someone deleted the post ""Old""","","{""title"":""Old""}"');
+  });
+
+  it('gives every JSON entry its actor', () => {
+    const body = JSON.parse(auditJsonExport([delivered, scheduled, orphan], [], 'admin@x.test', new Map(), now).content);
+    expect(body.activities.map((a: { actor: unknown }) => a.actor)).toEqual([
+      { kind: 'writing_tool', name: 'ZimmWriter (writing tool)', email: null },
+      { kind: 'scheduler', name: 'Scheduler', email: null },
+      { kind: 'unknown', name: 'Unknown user', email: null },
+    ]);
+    expect(body.activities[0]).toMatchObject({ user_id: null, summary: 'ZimmWriter (writing tool) created the post "Local SEO"' });
+  });
+
+  it("finds them by the writer's name", () => {
+    expect(searchAudit([delivered, scheduled, activity()], [], 'zimmwriter').activities).toEqual([delivered]);
+    expect(searchAudit([delivered, scheduled, activity()], [], 'SCHEDULER').activities).toEqual([scheduled]);
+  });
+});
+
+describe('action badges', () => {
+  it.each([
+    ['post_created', 'create'], ['category_created', 'create'], ['user_created_by_admin', 'create'], ['user_invited', 'create'],
+    ['invitation_accepted', 'create'], ['media_uploaded', 'create'], ['user_activated_bulk', 'create'], ['post_published', 'create'],
+    ['post_restored', 'create'],
+    ['post_updated', 'update'], ['post_unpublished', 'update'], ['post_scheduled', 'update'], ['post_schedule_cancelled', 'update'],
+    ['category_renamed', 'update'], ['tags_merged', 'update'], ['organization_settings_updated', 'update'], ['queue_reordered', 'update'],
+    ['invitation_resent', 'update'], ['webhook_publish_mode_changed', 'update'],
+    ['post_deleted', 'delete'], ['media_deleted', 'delete'], ['user_deactivated', 'delete'], ['user_soft_deleted_bulk', 'delete'],
+    ['invitation_revoked', 'delete'],
+    ['login_success', 'security'], ['admin_login_success', 'security'], ['admin_logout', 'security'], ['password_changed', 'security'],
+    ['password_reset_by_admin', 'security'], ['session_terminated', 'security'], ['role_changed_bulk', 'security'],
+    ['admin_dashboard_access', 'security'],
+    ['audit_page_e2e', 'other'], ['reactivated_somehow', 'other'],
+  ])('%s is of kind %s', (action, kind) => {
+    expect(actionKind(action)).toBe(kind);
+  });
+
+  it('gives every action the app logs a kind', () => {
+    expect(DESCRIBED_ACTIONS.filter((action) => actionKind(action) === 'other')).toEqual([]);
+  });
+
+  it('colours creates green, updates blue, deletes red, security amber and the rest grey', () => {
+    expect(ACTION_KIND_BADGE).toEqual({ create: 'success', update: 'info', delete: 'destructive', security: 'warning', other: 'neutral' });
+    expect(actionBadgeVariant('post_created')).toBe('success');
+    expect(actionBadgeVariant('post_unpublished')).toBe('info');
     expect(actionBadgeVariant('user_deactivated')).toBe('destructive');
-    expect(actionBadgeVariant('user_created_by_admin')).toBe('default');
-    expect(actionBadgeVariant('settings_updated')).toBe('secondary');
-    expect(actionBadgeVariant('role_changed')).toBe('outline');
+    expect(actionBadgeVariant('admin_login_success')).toBe('warning');
+    expect(actionBadgeVariant('something_else')).toBe('neutral');
+  });
+});
+
+describe('activityResource', () => {
+  const people = new Map([['a0000000-0000-4000-8000-000000000002', { email: 'jordan@x.test', full_name: 'Jordan Lee' }]]);
+
+  it('names the resource by its recorded title or name, a user by their name, else by a short id', () => {
+    expect(activityResource(activity({ resource_type: 'blog_post', resource_id: '40000000-0000-4000-8000-000000000001', details: { title: 'Hello' } })))
+      .toEqual({ type: 'blog post', label: 'Hello' });
+    expect(activityResource(activity({ resource_type: 'media', resource_id: 'm1', details: { file_name: 'team.jpg' } }))).toEqual({ type: 'media', label: 'team.jpg' });
+    expect(activityResource(activity({ resource_type: 'user', resource_id: 'a0000000-0000-4000-8000-000000000002', details: { full_name: 'Old Name' } }), people))
+      .toEqual({ type: 'user', label: 'Jordan Lee' });
+    expect(activityResource(activity({ resource_type: 'organization', resource_id: '10000000-0000-4000-8000-000000000001' })))
+      .toEqual({ type: 'organization', label: '10000000' });
+    expect(activityResource(activity({ resource_type: 'user', resource_id: null }))).toEqual({ type: 'user', label: null });
+  });
+
+  it('is null for an entry about no resource', () => {
+    expect(activityResource(activity())).toBeNull();
   });
 });
