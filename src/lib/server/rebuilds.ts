@@ -162,7 +162,8 @@ function isLocalBackend(env: Env): boolean {
   return isLoopbackUrl(serviceSupabaseConfig(env).url);
 }
 
-function isLoopbackUrl(url: string): boolean {
+/** True for an address on this machine (127.0.0.1, localhost, [::1]). */
+export function isLoopbackUrl(url: string): boolean {
   const { hostname } = new URL(url);
   return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
 }
