@@ -8,18 +8,32 @@
  * Once the site answers, the local scheduler (scheduler.ts) runs the scheduled functions on their schedules,
  * as Netlify does in production (`publish-scheduled` every minute: due posts are published and due rebuilds
  * sent, see src/lib/server/rebuilds.ts); `LOCAL_SCHEDULER=off` switches it off. It stops with the server.
- * The functions (netlify-cli's and the scheduler's) see LOCAL_SITE_SERVER=dev|serve, which tells the local
- * build (site-build.ts) what serves the site.
+ *
+ * Once the site answers, the local build hook (build-hook.ts) listens too, and with a local backend is stored
+ * as the build hook of the organization the local site shows (src/lib/server/local-site.ts): rebuilds are sent
+ * to it as they are sent to Netlify's hooks. Under `serve` it runs the local build (site-build.ts), under
+ * `dev` the refresh of astro dev (dev-refresh.ts); either reports through deploy notifications signed with
+ * DEPLOY_NOTIFICATION_SECRET, which the functions get from this process (a random one when it is unset). On
+ * a stop signal the hook stops first (the running build reports its failure while the functions still
+ * answer) and removes itself from the organization's settings.
  */
 import { spawn } from 'node:child_process';
 import { get } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FUNCTION_BODY_LIMIT_BYTES } from '../../src/lib/server/http.ts';
+import { localSiteOrganizationSlug } from '../../src/lib/server/local-site.ts';
+import { isLoopbackUrl } from '../../src/lib/server/rebuilds.ts';
+import { serviceClient } from '../../src/lib/server/service-client.ts';
+import { serviceSupabaseConfig } from '../../src/lib/server/service-config.ts';
 import { createBodyLimitProxy } from './body-limit-proxy.ts';
+import { configureBuildHook, removeBuildHook, startBuildHook, type BuildHook } from './build-hook.ts';
+import { refreshAstroDev } from './dev-refresh.ts';
 import { schedulerDisabled, startScheduler, type Scheduler } from './scheduler.ts';
+import { buildSite } from './site-build.ts';
 
 const NETLIFY = join(import.meta.dirname, '../../node_modules/.bin/netlify');
 const FUNCTIONS_DIR = join(import.meta.dirname, '../functions');
@@ -71,7 +85,8 @@ const { port, rest } = splitPort(args);
 const internalPort = await freePort();
 // `netlify dev` tells the framework its own address in URL, the internal port here: keep the site's links on the public one.
 if (command === 'dev') process.env.SITE_URL ??= `http://localhost:${port}`;
-process.env.LOCAL_SITE_SERVER = command;
+// The local build hook signs its deploy notifications with the secret the functions verify them with.
+process.env.DEPLOY_NOTIFICATION_SECRET ||= randomBytes(32).toString('base64url');
 const frameworkArgs: string[] = [];
 if (command === 'dev' && !rest.some((arg) => /^--(command|target-port)\b|^-c$/.test(arg))) {
   // astro dev on a free port of its own rather than netlify.toml's 4321, so two dev servers never clash.
@@ -96,17 +111,55 @@ const proxy = createBodyLimitProxy(internalPort);
 
 let exited = false;
 let scheduler: Scheduler | undefined;
+let hook: { server: BuildHook; organizationId: string | null } | undefined;
+
+/** Starts the local build hook and stores it as the shown organization's hook (with a local backend only). */
+async function startLocalBuildHook(siteUrl: string): Promise<void> {
+  const slug = localSiteOrganizationSlug(process.env);
+  const log = (line: string) => console.log(`[build-hook] ${line}`);
+  const server = await startBuildHook({
+    build: command === 'dev' ? () => refreshAstroDev(log) : (signal) => buildSite({ ...process.env, SITE_ORG: slug }, { signal }),
+    notifyUrl: `http://127.0.0.1:${port}/api/deploy-events`,
+    secret: process.env.DEPLOY_NOTIFICATION_SECRET!,
+    siteUrl,
+    log,
+  });
+  hook = { server, organizationId: null };
+  const backend = serviceSupabaseConfig(process.env).url;
+  if (!isLoopbackUrl(backend)) {
+    log(`the backend ${backend} is not local: no build hook is stored, rebuilds go to the organizations' own hooks`);
+    return;
+  }
+  const configured = await configureBuildHook(serviceClient(), slug, server.url);
+  if (!configured) log(`no organization ${slug}: no build hook is stored`);
+  else if (configured.hook !== server.url) log(`${slug} has a build hook of its own (${configured.hook}): publishing calls that one`);
+  else {
+    hook.organizationId = configured.organizationId;
+    log(`rebuilds of ${slug} come here (${server.url}); other organizations have no build hook locally`);
+  }
+}
+
+/** Stops the local build hook (the running build reports its end) and removes it from the settings. */
+async function stopLocalBuildHook(): Promise<void> {
+  const current = hook;
+  hook = undefined;
+  if (!current) return;
+  await current.server.close();
+  if (current.organizationId) await removeBuildHook(serviceClient(), current.organizationId, current.server.url).catch((error: Error) => console.error(`[build-hook] ${error.message}`));
+}
+
 netlify.on('exit', (code, signal) => {
   exited = true;
   proxy.close();
   signalGroup('SIGTERM');
   // A run in progress may finish (for a few seconds at most), so it never stops halfway through a write.
-  void Promise.race([scheduler?.stop(), sleep(10_000)]).finally(() => process.exit(code ?? (signal ? 1 : 0)));
+  void Promise.race([Promise.all([scheduler?.stop(), stopLocalBuildHook()]), sleep(10_000)]).finally(() => process.exit(code ?? (signal ? 1 : 0)));
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     void scheduler?.stop();
-    signalGroup(signal);
+    // The hook first, while the functions still take the stopped build's notification; then netlify-cli.
+    void Promise.race([stopLocalBuildHook(), sleep(5_000)]).finally(() => signalGroup(signal));
   });
 }
 proxy.on('error', (error) => {
@@ -120,6 +173,10 @@ if (!exited) {
   proxy.listen(port, () => {
     console.log(`\nSite with its functions at http://localhost:${port} (request bodies over ${limit} answer 413, as on Netlify)\n`);
     if (exited) return;
+    startLocalBuildHook(`http://localhost:${port}`).catch((error: Error) => {
+      console.error(`[build-hook] ${error.message}`);
+      signalGroup('SIGTERM');
+    });
     if (schedulerDisabled(process.env)) {
       console.log('[scheduler] LOCAL_SCHEDULER=off: scheduled functions do not run');
       return;

@@ -4,9 +4,10 @@
  * through), but into a fresh folder (`.data/site-builds/build-<stamp>`, beside `dist/` on the same file system),
  * and only when both succeeded swaps it in: `dist` is renamed to `.data/site-builds/old-<stamp>`, the fresh
  * folder to `dist` (two renames, a window of microseconds, against the ~10 s during which `npm run build`
- * leaves `dist/` half empty), then the old copy is removed. A failed
- * build removes its own folder, leaves `dist/` as it was, exits 1 and prints `BUILD FAILED: <reason>` as its
- * last stderr line (rebuilds.ts records that reason on the rebuild requests).
+ * leaves `dist/` half empty), then the old copy is removed. A failed build removes its own folder and leaves
+ * `dist/` as it was. `buildSite` answers the failure reason (null on success): the local build hook
+ * (build-hook.ts) calls it in its own process and reports the reason in its deploy notification; run as a
+ * script, the build prints `BUILD FAILED: <reason>` as its last stderr line and exits 1.
  *
  * What else the build writes, and why a swap stays consistent:
  * - everything served (pages, `_redirects`, `_headers`, `pagefind/`, sitemap) is in the output folder;
@@ -15,33 +16,24 @@
  *   `.data/snapshots/` (each written then renamed). None is read by the served site per request, but two
  *   builds at once would share them: a lock (`.data/site-build.lock`) makes a second build wait for the first.
  *
- * Under `npm run dev` (LOCAL_SITE_SERVER=dev, set by netlify/local/cli.ts) the site is not `dist/`: `astro dev`
- * renders each page on request, but keeps what it read from the database (the blog, the organization, the
- * list of post pages) until a source file changes. There the local build is a refresh: it marks
- * src/lib/site/build-snapshot.ts, the module every database read of the build goes through, as changed (its
- * modification time, never its content), so the next request reads afresh. (astro dev then also reloads the
- * open browser tabs, as after any edit of a source file.)
- *
  * Env: SITE_ORG and everything the build reads; SITE_BUILD_DIST (default `<project>/dist`) is the folder
  * swapped, for tests.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const ASTRO = join(ROOT, 'node_modules/astro/bin/astro.mjs');
 const PAGEFIND = join(ROOT, 'node_modules/pagefind/lib/runner/bin.cjs');
-/** The module all the build's database reads go through (see the header: the refresh under `npm run dev`). */
-const DEV_REFRESH_FILE = join(ROOT, 'src/lib/site/build-snapshot.ts');
 const LOCK_POLL_MS = 500;
 const KEPT_OUTPUT_LINES = 60;
 
 type Env = Record<string, string | undefined>;
 
-/** The prefix of the last stderr line of a failed build; rebuilds.ts looks for it. */
-export const BUILD_FAILED_PREFIX = 'BUILD FAILED: ';
+/** The prefix of the last stderr line of a failed build run as a script. */
+const BUILD_FAILED_PREFIX = 'BUILD FAILED: ';
 
 /** The folder the build replaces: SITE_BUILD_DIST, else the project's `dist`. */
 export function distFolder(env: Env = process.env): string {
@@ -78,11 +70,15 @@ function stripAnsi(text: string): string {
   return text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
 }
 
-/** Takes the build lock, waiting for a running build to finish; a lock whose process is gone is taken over. */
-async function acquireLock(file: string, log: (line: string) => void): Promise<() => void> {
+/**
+ * Takes the build lock, waiting for a running build to finish; a lock whose process is gone is taken over.
+ * Throws when `signal` aborts while it waits.
+ */
+async function acquireLock(file: string, log: (line: string) => void, signal?: AbortSignal): Promise<() => void> {
   mkdirSync(dirname(file), { recursive: true });
   let waiting = false;
   for (;;) {
+    signal?.throwIfAborted();
     try {
       const fd = openSync(file, 'wx');
       writeSync(fd, String(process.pid));
@@ -140,53 +136,45 @@ function removeLeftovers(work: string): void {
   mkdirSync(work, { recursive: true });
 }
 
-let current: ReturnType<typeof spawn> | undefined;
-
-/** Runs one step with the build's environment, echoing its output; resolves with how it ended and its last lines. */
-function runStep(script: string, args: string[], env: Env): Promise<{ code: number | null; signal: string | null; output: string[] }> {
+/**
+ * Runs one step with the build's environment, echoing its output; resolves with how it ended and its last
+ * lines. An abort of `stop` stops the step (SIGTERM).
+ */
+function runStep(script: string, args: string[], env: Env, stop?: AbortSignal): Promise<{ code: number | null; signal: string | null; output: string[] }> {
   return new Promise((resolvePromise) => {
     const output: string[] = [];
     const keep = (chunk: Buffer) => {
       output.push(...chunk.toString('utf8').split('\n'));
       if (output.length > KEPT_OUTPUT_LINES) output.splice(0, output.length - KEPT_OUTPUT_LINES);
     };
-    const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    current = child;
+    const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], signal: stop });
     child.stdout.on('data', (chunk: Buffer) => {
       process.stdout.write(chunk);
       keep(chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => {
-      // The build's own errors go to stdout here: stderr's last line is ours (BUILD FAILED).
+      // The build's own errors go to stdout here: run as a script, stderr's last line is ours (BUILD FAILED).
       process.stdout.write(chunk);
       keep(chunk);
     });
     child.on('error', (error) => {
-      output.push(`error: ${error.message}`);
+      if (error.name !== 'AbortError') output.push(`error: ${error.message}`);
     });
     child.on('close', (code, signal) => {
-      current = undefined;
       resolvePromise({ code, signal, output });
     });
   });
 }
 
-/** The refresh under `npm run dev`: astro dev reads the database afresh on the next request. */
-function refreshDevServer(log: (line: string) => void): void {
-  const now = new Date();
-  utimesSync(DEV_REFRESH_FILE, now, now);
-  log('npm run dev renders pages on request: marked the database reads as changed, the next request reads afresh');
-}
-
-/** Builds the site into a fresh folder and swaps it in place of `dist`; returns the failure reason, or null. */
-export async function buildSite(env: Env = process.env, log: (line: string) => void = defaultLog): Promise<string | null> {
-  if (env.LOCAL_SITE_SERVER === 'dev') {
-    refreshDevServer(log);
-    return null;
-  }
+/**
+ * Builds the site into a fresh folder and swaps it in place of `dist`; returns the failure reason, or null.
+ * `log` receives the build's own lines; an abort of `signal` stops it (a failure: `dist` stays as it was).
+ */
+export async function buildSite(env: Env = process.env, options: { log?: (line: string) => void; signal?: AbortSignal } = {}): Promise<string | null> {
+  const { log = defaultLog, signal } = options;
   const dist = distFolder(env);
   const organization = env.SITE_ORG?.trim() || '(the default organization)';
-  const release = await acquireLock(lockFile(), log);
+  const release = await acquireLock(lockFile(), log, signal);
   const stamp = `${Date.now()}-${process.pid}`;
   const work = workFolder(dist);
   const fresh = join(work, `build-${stamp}`);
@@ -194,9 +182,9 @@ export async function buildSite(env: Env = process.env, log: (line: string) => v
   try {
     removeLeftovers(work);
     log(`building ${organization} into ${fresh}`);
-    const astro = await runStep(ASTRO, ['build', '--outDir', fresh], env);
+    const astro = await runStep(ASTRO, ['build', '--outDir', fresh], env, signal);
     if (astro.code !== 0) return failureReason('astro build', astro.code, astro.signal, astro.output);
-    const pagefind = await runStep(PAGEFIND, ['--site', fresh], env);
+    const pagefind = await runStep(PAGEFIND, ['--site', fresh], env, signal);
     if (pagefind.code !== 0) return failureReason('pagefind', pagefind.code, pagefind.signal, pagefind.output);
     swapIn(fresh, dist, join(work, `old-${stamp}`));
     log(`${organization} built in ${((Date.now() - started) / 1000).toFixed(1)} s, now served from ${basename(dist)}/`);
@@ -227,19 +215,12 @@ function defaultLog(line: string): void {
 }
 
 if (import.meta.main) {
-  let interrupted = false;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      interrupted = true;
-      if (current) return void current.kill(signal);
-      // Not building yet (waiting for the lock): a lock or folder left behind is cleaned up by the next build.
-      console.error(`${BUILD_FAILED_PREFIX}the build was interrupted`);
-      process.exit(1);
-    });
-  }
-  const reason = await buildSite().catch((error: Error) => error.message);
-  if (reason || interrupted) {
-    console.error(`${BUILD_FAILED_PREFIX}${(reason ?? 'the build was interrupted').replace(/\s+/g, ' ')}`);
+  const interrupt = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => interrupt.abort());
+  // Interrupted while waiting for the lock: a lock or folder left behind is cleaned up by the next build.
+  const reason = await buildSite(process.env, { signal: interrupt.signal }).catch((error: Error) => error.message);
+  if (reason || interrupt.signal.aborted) {
+    console.error(`${BUILD_FAILED_PREFIX}${(interrupt.signal.aborted ? 'the build was interrupted' : reason!).replace(/\s+/g, ' ')}`);
     process.exit(1);
   }
 }

@@ -39,12 +39,19 @@ async function changeSettings(phone: string = freshPhone()) {
 }
 
 let original: unknown;
+/** The served site's local build hook (netlify/local/build-hook.ts), put back after the test that replaces it. */
+let servedHook: string | null = null;
+const restoreServedHook = async () => {
+  if (servedHook) await service.from('site_rebuild_settings').upsert({ organization_id: SCALE_PRO_ID, build_hook_url: servedHook });
+  else await service.from('site_rebuild_settings').delete().eq('organization_id', SCALE_PRO_ID);
+};
 test.beforeAll(async () => {
   original = (await service.from('organizations').select('settings').eq('id', SCALE_PRO_ID).single()).data?.settings;
+  servedHook = (await service.from('site_rebuild_settings').select('build_hook_url').eq('organization_id', SCALE_PRO_ID).maybeSingle()).data?.build_hook_url ?? null;
 });
 test.afterAll(async () => {
   await service.from('organizations').update({ settings: original }).eq('id', SCALE_PRO_ID);
-  await service.from('site_rebuild_settings').delete().eq('organization_id', SCALE_PRO_ID);
+  await restoreServedHook();
   await service.from('site_deploys').delete().eq('organization_id', SCALE_PRO_ID).eq('source', 'netlify').gte('started_at', since);
 });
 
@@ -58,13 +65,13 @@ test('a saved change waits, the local build runs, and the site is up to date wit
   // The change is put back before the build, so the served site shows the seed's settings again, as the
   // specs after this one expect (the restoring save is a change too: both wait for the same build).
   await service.from('organizations').update({ settings: original }).eq('id', SCALE_PRO_ID);
-  const batch = await startPublicSiteRebuild(SCALE_PRO_ID);
+  const build = await startPublicSiteRebuild(SCALE_PRO_ID);
   // The build of the seed's site takes a few seconds, less than the header's 5 s poll: the header reads the
   // status at once when the page becomes visible again (back from another tab), as here, so the state is seen.
   await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
   await expect(status(page)).toHaveAttribute('data-state', 'building');
   await expect(status(page)).toContainText(/Building since \d{1,2}:\d{2} (AM|PM)/);
-  await rebuildFinished(batch);
+  await rebuildFinished(build);
   await expect(status(page)).toHaveAttribute('data-state', 'live', { timeout: 15_000 });
   await expect(status(page)).toContainText('Up to date');
   await expect(status(page).getByRole('link', { name: /View live site/ })).toHaveAttribute('href', /^http/);
@@ -124,5 +131,6 @@ test('a failed build shows its reason with Retry; the retried build reports thro
     await expect(status(page).getByRole('link', { name: /View live site/ })).toHaveAttribute('href', 'https://scalepromarketing.com');
   } finally {
     await new Promise<void>((resolve) => hook.close(() => resolve()));
+    await restoreServedHook();
   }
 });

@@ -1,10 +1,10 @@
 /**
  * `node netlify/local/site-build.ts` against the local backend: a failed build leaves the served folder as it
  * was and says why on its last stderr line; a successful one swaps the new site in; a second build waits for
- * the first; under `npm run dev` it only marks the database reads as changed.
+ * the first. (What the local build hook does with it: local-build-hook.test.ts.)
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -83,16 +83,4 @@ describe('the local site build', () => {
     expect(lastLine(run.stderr)).toMatch(/^BUILD FAILED: /);
     expect(existsSync(lockFile())).toBe(false);
   }, 120_000);
-
-  it('under npm run dev only marks the database reads as changed, so astro dev reads afresh', async () => {
-    const snapshotModule = join(ROOT, 'src/lib/site/build-snapshot.ts');
-    const before = statSync(snapshotModule).mtimeMs;
-    const content = readFileSync(snapshotModule, 'utf8');
-    const run = await siteBuild({ SITE_BUILD_DIST: dist, LOCAL_SITE_SERVER: 'dev' });
-    expect(run.code).toBe(0);
-    expect(run.stdout).toContain('npm run dev renders pages on request');
-    expect(statSync(snapshotModule).mtimeMs).toBeGreaterThan(before);
-    expect(readFileSync(snapshotModule, 'utf8')).toBe(content);
-    expect(readdirSync(dist)).toEqual(['index.html']);
-  });
 });

@@ -23,15 +23,12 @@
  * 4. The batch goes to the organization's Netlify build hook (site_rebuild_settings.build_hook_url, never
  *    exposed to visitors), retried with exponential backoff; the outcome (`succeeded` / `failed` with the
  *    error, attempts) is written onto every request of the batch; the build itself reports through Netlify's
- *    deploy notifications (netlify/functions/deploy-events.mts). With no hook configured and a local backend
- *    (a loopback SUPABASE_URL), the batch of the organization the local site shows runs the local build
- *    (netlify/local/site-build.ts: a fresh folder swapped in only on success) and records it as a deploy;
- *    another organization's batch is `skipped` (the local site shows one organization); elsewhere the batch
- *    is `skipped` with the reason.
+ *    deploy notifications (netlify/functions/deploy-events.mts). An organization with no hook is `skipped`
+ *    with the reason. A loopback hook is only called when the backend is local too: locally, `npm run dev` and
+ *    `npm run serve` configure such a hook for the organization the local site shows and build as Netlify
+ *    would (netlify/local/build-hook.ts); a hosted deployment never calls its own host.
  */
-import { spawn } from 'node:child_process';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { localSiteSkipReason } from './local-site.ts';
 import { serviceSupabaseConfig } from './service-config.ts';
 
 /** The organization a rebuild is for. */
@@ -46,7 +43,7 @@ export type RebuildBatch = {
   request_count: number;
   reasons: string[];
 };
-export type FlushedBatch = RebuildBatch & { outcome: 'succeeded' | 'failed' | 'skipped' | 'building'; error?: string };
+export type FlushedBatch = RebuildBatch & { outcome: 'succeeded' | 'failed' | 'skipped'; error?: string };
 
 const DEFAULT_QUIET_WINDOW_MS = 60_000;
 const HOOK_ATTEMPTS = 3;
@@ -104,7 +101,7 @@ export async function flushDueRebuilds(
   return sendRebuildBatches(client, data as RebuildBatch[], env);
 }
 
-/** Sends claimed batches (to the build hook, or a local build); returns what happened to each. */
+/** Sends claimed batches to their organizations' build hooks; returns what happened to each. */
 export function sendRebuildBatches(client: SupabaseClient, batches: RebuildBatch[], env: Env = process.env): Promise<FlushedBatch[]> {
   return Promise.all(batches.map((batch) => sendBatch(client, batch, env)));
 }
@@ -122,15 +119,6 @@ async function sendBatch(client: SupabaseClient, batch: RebuildBatch, env: Env):
     await recordOutcome(client, batch.batch_id, { status: outcome, attempts, error: error ?? null });
     if (error) console.error(`Rebuild of ${batch.organization_slug} failed after ${attempts} attempts: ${error}`);
     return { ...batch, outcome, error };
-  }
-  if (isLocalBackend(env)) {
-    const skipped = localSiteSkipReason(batch.organization_slug, env);
-    if (skipped) {
-      await recordOutcome(client, batch.batch_id, { status: 'skipped', attempts: 0, error: skipped });
-      return { ...batch, outcome: 'skipped', error: skipped };
-    }
-    await startLocalBuild(client, batch, env);
-    return { ...batch, outcome: 'building' };
   }
   const reason = 'No build hook configured for this organization';
   await recordOutcome(client, batch.batch_id, { status: 'skipped', attempts: 0, error: reason });
@@ -162,54 +150,10 @@ function isLocalBackend(env: Env): boolean {
   return isLoopbackUrl(serviceSupabaseConfig(env).url);
 }
 
-function isLoopbackUrl(url: string): boolean {
+/** True for an address on this machine (127.0.0.1, localhost, [::1]). */
+export function isLoopbackUrl(url: string): boolean {
   const { hostname } = new URL(url);
   return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
-}
-
-/**
- * The local build (a fresh folder swapped in for dist/ only when it succeeded), relative to the project root,
- * the working directory of the local servers and of the tests (functions run bundled elsewhere).
- */
-const LOCAL_BUILD_SCRIPT = 'netlify/local/site-build.ts';
-/** The local build's last stderr line starting with this is its failure reason (site-build.ts' BUILD_FAILED_PREFIX). */
-const FAILURE_PREFIX = 'BUILD FAILED: ';
-
-/**
- * Records the local build as a deploy (`building`), runs it in the background, and records how it finished
- * on the deploy (succeeded, or failed with the build's own reason) and on the batch's requests.
- */
-async function startLocalBuild(client: SupabaseClient, batch: RebuildBatch, env: Env): Promise<void> {
-  const site = env.SITE_URL ?? 'http://localhost:8888';
-  await recordDeploy(client, batch, 'building', null, site);
-  const child = spawn(process.execPath, [LOCAL_BUILD_SCRIPT], {
-    cwd: process.cwd(),
-    env: { ...process.env, ...env, SITE_ORG: batch.organization_slug },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let failure = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    for (const line of chunk.split('\n')) if (line.startsWith(FAILURE_PREFIX)) failure = line.slice(FAILURE_PREFIX.length).trim();
-  });
-  const finish = (error: string | null) =>
-    Promise.all([
-      recordDeploy(client, batch, error ? 'failed' : 'succeeded', error, site),
-      recordOutcome(client, batch.batch_id, { status: error ? 'failed' : 'succeeded', attempts: 1, error }),
-    ]).catch((cause: Error) => console.error(`Could not record the local build of ${batch.organization_slug}: ${cause.message}`));
-  child.on('error', (error) => void finish(`The local build could not start: ${error.message}`));
-  child.on('exit', (code, signal) => void finish(code === 0 ? null : failure || `The local build exited with ${signal ?? `code ${code}`}`));
-}
-
-async function recordDeploy(client: SupabaseClient, batch: RebuildBatch, state: 'building' | 'succeeded' | 'failed', error: string | null, url: string): Promise<void> {
-  const { error: failed } = await client.rpc('record_site_deploy', {
-    p_organization_id: batch.organization_id,
-    p_source: 'local',
-    p_external_id: batch.batch_id,
-    p_state: state,
-    p_error: error,
-    p_url: url,
-  });
-  if (failed) throw new Error(`Could not record the local build of ${batch.organization_slug} (${state}): ${failed.message}`);
 }
 
 async function recordOutcome(

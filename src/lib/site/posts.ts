@@ -376,7 +376,7 @@ const SITE_BLOG = Symbol.for('scale-pro-site.blog');
  * prerendered pages (Astro's bundle) are two copies of this module in one process: the promise is kept on
  * globalThis, so the blog is read and prepared once per build, not twice (at 10,000 posts each read took seconds
  * and memory). Under `astro dev` it stays in this module: `npm run dev`'s local rebuild makes astro dev reload
- * the module to read the database afresh (netlify/local/site-build.ts), and the integrations read nothing there.
+ * the module to read the database afresh (netlify/local/dev-refresh.ts), and the integrations read nothing there.
  */
 type BlogStore = { [SITE_BLOG]?: Promise<Blog> };
 const blogStore: BlogStore = import.meta.env?.DEV ? {} : (globalThis as BlogStore);

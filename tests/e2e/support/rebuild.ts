@@ -1,27 +1,40 @@
 /**
  * The local rebuild, as the scheduled flush runs it once the quiet window has passed: the test flushes the
  * organization's pending rebuild requests with a zero window (the served site's functions use a one-hour
- * window in e2e, so no build starts under another test), which runs `npm run build` for the organization,
- * and waits until the batch is recorded as built. `netlify serve` serves dist/ as the build leaves it.
+ * window in e2e, so no build starts under another test). The batch goes to the organization's build hook,
+ * which the served site stores for the organization it shows (netlify/local/build-hook.ts) and which runs the
+ * local build; the test waits until the build's deploy notification recorded it as built. `netlify serve`
+ * serves dist/ as the build leaves it.
  */
 import { expect } from '@playwright/test';
 import { flushDueRebuilds } from '../../../src/lib/server/rebuilds.ts';
 import { service } from './backend.ts';
 
-/** Starts the organization's public site build from its pending rebuild requests; fails if there were none. Returns the batch. */
-export async function startPublicSiteRebuild(organizationId: string): Promise<string> {
+/** A build the test started: its organization and when it was requested. */
+export type StartedRebuild = { organizationId: string; since: string };
+
+/** Sends the organization's pending rebuild requests to its build hook; fails if there were none or the hook refused. */
+export async function startPublicSiteRebuild(organizationId: string): Promise<StartedRebuild> {
+  const since = new Date().toISOString();
   const batches = await flushDueRebuilds(service, { organizationId, env: { ...process.env, REBUILD_QUIET_WINDOW_MS: '0' } });
-  expect(batches.map((batch) => batch.outcome)).toEqual(['building']);
-  return batches[0]!.batch_id;
+  expect(batches.map((batch) => (batch.error ? `${batch.outcome}: ${batch.error}` : batch.outcome))).toEqual(['succeeded']);
+  return { organizationId, since };
 }
 
-/** Waits until the batch's build is recorded as built. */
-export async function rebuildFinished(batchId: string): Promise<void> {
+/** Waits until the build the hook started is recorded as built (site_deploys, from its deploy notifications). */
+export async function rebuildFinished({ organizationId, since }: StartedRebuild): Promise<void> {
   await expect
     .poll(
       async () => {
-        const { data } = await service.from('site_rebuild_requests').select('status, error').eq('batch_id', batchId).limit(1).single();
-        return data?.status === 'failed' ? `failed: ${data.error}` : data?.status;
+        const { data } = await service
+          .from('site_deploys')
+          .select('state, error')
+          .eq('organization_id', organizationId)
+          .gte('started_at', since)
+          .order('started_at', { ascending: false })
+          .limit(1)
+          .maybeSingle();
+        return data?.state === 'failed' ? `failed: ${data.error}` : data?.state;
       },
       { timeout: 180_000, intervals: [1000] },
     )

@@ -61,9 +61,9 @@ describe('describeRun', () => {
   it("summarizes publish-scheduled's answer", () => {
     const body = JSON.stringify({
       published: ['p1', 'p2'],
-      rebuilds: [{ organization_slug: 'scale-pro', request_count: 3, outcome: 'building' }, { organization_slug: 'evergreen-landscaping', request_count: 1, outcome: 'skipped', error: 'The local site shows scale-pro' }],
+      rebuilds: [{ organization_slug: 'scale-pro', request_count: 3, outcome: 'succeeded' }, { organization_slug: 'evergreen-landscaping', request_count: 1, outcome: 'skipped', error: 'No build hook configured for this organization' }],
     });
-    expect(describeRun(200, body)).toBe('published 2 post(s), rebuilds: scale-pro (3 request(s)) building; evergreen-landscaping (1 request(s)) skipped: The local site shows scale-pro');
+    expect(describeRun(200, body)).toBe('published 2 post(s), rebuilds: scale-pro (3 request(s)) succeeded; evergreen-landscaping (1 request(s)) skipped: No build hook configured for this organization');
     expect(describeRun(200, JSON.stringify({ published: [], rebuilds: [] }))).toBe('published 0 post(s), rebuilds: none due');
   });
 

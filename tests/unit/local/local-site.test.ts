@@ -3,19 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failureReason, swapIn, workFolder } from '../../../netlify/local/site-build.ts';
-import { localSiteOrganizationSlug, localSiteSkipReason } from '../../../src/lib/server/local-site.ts';
+import { localSiteOrganizationSlug } from '../../../src/lib/server/local-site.ts';
 
 describe('localSiteOrganizationSlug', () => {
   it('is SITE_ORG, else the default organization', () => {
     expect(localSiteOrganizationSlug({ SITE_ORG: 'evergreen-landscaping' })).toBe('evergreen-landscaping');
     expect(localSiteOrganizationSlug({ SITE_ORG: '  ' })).toBe('scale-pro');
     expect(localSiteOrganizationSlug({})).toBe('scale-pro');
-  });
-
-  it('gives the reason a batch of another organization is skipped', () => {
-    expect(localSiteSkipReason('scale-pro', {})).toBeNull();
-    expect(localSiteSkipReason('evergreen-landscaping', {})).toBe('The local site shows scale-pro');
-    expect(localSiteSkipReason('scale-pro', { SITE_ORG: 'evergreen-landscaping' })).toBe('The local site shows evergreen-landscaping');
   });
 });
 

@@ -58,7 +58,7 @@ describe('describeDeployState', () => {
     const base = { latest_deploy: deploy('succeeded', 600) };
     expect(describeDeployState(facts({ ...base, last_request: { sent_at: at(-5), status: 'succeeded', error: null } })).kind).toBe('requested');
     expect(describeDeployState(facts({ ...base, last_request: { sent_at: at(-5), status: 'failed', error: 'Build hook answered 500' } }))).toMatchObject({ kind: 'failed', detail: 'Build hook answered 500' });
-    expect(describeDeployState(facts({ ...base, last_request: { sent_at: at(-5), status: 'skipped', error: 'The local site shows scale-pro, not evergreen' } }))).toMatchObject({ kind: 'not_built', retry: true });
+    expect(describeDeployState(facts({ ...base, last_request: { sent_at: at(-5), status: 'skipped', error: 'No build hook configured for this organization' } }))).toMatchObject({ kind: 'not_built', retry: true });
     // An older request is history: the build after it speaks.
     expect(describeDeployState(facts({ ...base, last_request: { sent_at: at(-700), status: 'failed', error: 'old' } })).kind).toBe('live');
   });
