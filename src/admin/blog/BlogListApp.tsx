@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import {
   type AdminPost,
   deletePost,
@@ -23,6 +23,7 @@ import { Skeleton } from '../components/ui/Skeleton';
 import BackOfficeShell from '../BackOfficeShell';
 import StatusBadge from './StatusBadge';
 import type { BackOfficeAccess } from '../use-back-office-access';
+import { useDebounced } from '../use-debounced';
 import { useLoad } from '../use-load';
 
 /** Wait after the last keystroke before searching, so typing does not send a request per letter. */
@@ -42,18 +43,11 @@ export default function BlogListApp() {
 
 function BlogList({ access }: { access: BackOfficeAccess }) {
   const [search, setSearch] = useState('');
-  const [debounced, setDebounced] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
   const [page, setPage] = useState(1);
   const [deleting, setDeleting] = useState<AdminPost | null>(null);
 
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      setDebounced(search);
-      setPage(1);
-    }, SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [search]);
+  const debounced = useDebounced(search, SEARCH_DEBOUNCE_MS);
 
   const list = useLoad(
     () => listPosts(supabaseBrowser(), { organizationId: access.organization.id, search: debounced, status, page }),
@@ -85,7 +79,10 @@ function BlogList({ access }: { access: BackOfficeAccess }) {
           aria-label="Search posts"
           placeholder="Search posts..."
           value={search}
-          onChange={(event) => setSearch(event.target.value)}
+          onChange={(event) => {
+            setSearch(event.target.value);
+            setPage(1);
+          }}
           className="max-w-md"
         />
         <Select

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { formatBytes, formatDimensions, formatMediaDate, listMedia, mediaUsage, type MediaUse, usageByMedia } from '../../lib/back-office/media';
 import { type MediaItem, mediaPublicUrl } from '../../lib/media-library';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
@@ -8,6 +8,7 @@ import { Skeleton } from '../components/ui/Skeleton';
 import { cn } from '../components/ui/cn';
 import { MediaDetail } from './MediaDetail';
 import { MediaUploader } from './MediaUploader';
+import { useDebounced } from '../use-debounced';
 import { useLoad } from '../use-load';
 
 export interface MediaLibraryProps {
@@ -32,14 +33,10 @@ function usedByText(uses: MediaUse[] | undefined): string {
  */
 export function MediaLibrary({ organizationId, canEdit, onPick }: MediaLibraryProps) {
   const [search, setSearch] = useState('');
-  const [query, setQuery] = useState('');
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const client = supabaseBrowser();
   // Typing pauses before the list is asked again; clearing the box asks at once.
-  useEffect(() => {
-    const timer = setTimeout(() => setQuery(search), search ? SEARCH_DELAY_MS : 0);
-    return () => clearTimeout(timer);
-  }, [search]);
+  const query = useDebounced(search, search ? SEARCH_DELAY_MS : 0);
   const library = useLoad(async () => {
     const [items, uses] = await Promise.all([listMedia(client, organizationId, query), mediaUsage(client, organizationId)]);
     return { items, usage: usageByMedia(uses) };

@@ -1,12 +1,13 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import { activitySentence, type People } from '../../lib/back-office/activity-sentences';
-import { listActivitySentences, RECENT_ACTIVITY, type AuditActivity } from '../../lib/back-office/audit';
+import type { ReactNode } from 'react';
+import { activitySentence } from '../../lib/back-office/activity-sentences';
+import { listActivitySentences, RECENT_ACTIVITY } from '../../lib/back-office/audit';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { Button } from '../components/ui/Button';
 import { Card, CardHeader } from '../components/ui/Card';
 import { EmptyState, ErrorState } from '../components/ui/EmptyState';
 import { RelativeTime } from '../components/ui/RelativeTime';
 import { Skeleton } from '../components/ui/Skeleton';
+import { useLoad } from '../use-load';
 import { openAdminTab, type AdminTabId, type AdminTabProps } from './index';
 
 /**
@@ -28,26 +29,10 @@ function OverviewCard({ title, description, children }: { title: string; descrip
   );
 }
 
-type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready'; activities: AuditActivity[]; people: People };
-
 /** The organization's newest entries of the audit log, as sentences. */
 function RecentActivity({ organizationId }: { organizationId: string }) {
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    let current = true;
-    listActivitySentences(supabaseBrowser(), organizationId, RECENT_ACTIVITY).then(
-      ({ activities, people }) => current && setLoad({ state: 'ready', activities, people }),
-      (error: unknown) => {
-        console.error(error);
-        if (current) setLoad({ state: 'error' });
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [organizationId, attempt]);
+  const load = useLoad(() => listActivitySentences(supabaseBrowser(), organizationId, RECENT_ACTIVITY), [organizationId]);
+  const shown = load.value;
 
   return (
     <Card className="md:col-span-2">
@@ -60,18 +45,13 @@ function RecentActivity({ organizationId }: { organizationId: string }) {
           </Button>
         }
       />
-      {load.state === 'loading' && <Skeleton rows={3} label="Loading recent activity..." />}
-      {load.state === 'error' && (
-        <ErrorState message="Failed to fetch recent activity" onRetry={() => {
-            setLoad({ state: 'loading' });
-            setAttempt((n) => n + 1);
-          }} />
-      )}
-      {load.state === 'ready' && (load.activities.length === 0 ? <EmptyState title="No recent activity" /> : (
+      {load.state === 'error' ? <ErrorState message="Failed to fetch recent activity" onRetry={load.reload} />
+      : !shown ? <Skeleton rows={3} label="Loading recent activity..." />
+      : (shown.activities.length === 0 ? <EmptyState title="No recent activity" /> : (
         <ul className="divide-y divide-border text-sm" aria-label="Recent activity">
-          {load.activities.map((a) => (
+          {shown.activities.map((a) => (
             <li key={a.id} className="flex flex-wrap items-baseline gap-x-3 gap-y-1 py-2" data-testid="recent-activity">
-              <span className="min-w-0 flex-1 break-words">{activitySentence(a, load.people)}</span>
+              <span className="min-w-0 flex-1 break-words">{activitySentence(a, shown.people)}</span>
               <span className="shrink-0 text-xs text-muted-foreground"><RelativeTime date={a.created_at} /></span>
             </li>
           ))}

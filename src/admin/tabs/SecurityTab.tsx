@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { activitySentence, type People } from '../../lib/back-office/activity-sentences';
 import {
   ACTIVITY_PAGE, actionBadgeVariant, activityResource, auditCsvExport, auditJsonExport, auditStats, listActivitySentences, listLoginAttempts, LOGIN_PAGE,
-  loginSummary, searchAudit, type AuditActivity, type LoginAttempt,
+  loginSummary, searchAudit, type AuditActivity,
 } from '../../lib/back-office/audit';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { toast } from '../../stores/toast';
@@ -15,6 +15,7 @@ import { Input } from '../components/ui/Input';
 import { RelativeTime } from '../components/ui/RelativeTime';
 import { Select } from '../components/ui/Select';
 import { Skeleton } from '../components/ui/Skeleton';
+import { useLoad } from '../use-load';
 import type { AdminTabProps } from './index';
 
 const FILTERS = [{ value: 'all', label: 'All Events' }, { value: 'activities', label: 'User Activities' }, { value: 'logins', label: 'Login Attempts' }];
@@ -62,35 +63,21 @@ function ActivityRow({ entry, people, onOpen }: { entry: AuditActivity; people: 
 /** Security Audit Log: activities and login attempts, with cards, search, filter, Load more and exports. */
 export default function SecurityTab({ user, organization }: AdminTabProps) {
   const [limits, setLimits] = useState({ activities: ACTIVITY_PAGE, logins: LOGIN_PAGE });
-  const [data, setData] = useState<{ activities: AuditActivity[]; people: People; logins: LoginAttempt[] } | null>(null);
   const [opened, setOpened] = useState<AuditActivity | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [search, setSearch] = useState('');
   const [filter, setFilter] = useState('all');
-
-  const fetchAudit = useCallback(() => {
+  // Loads on mount, on Refresh and whenever Load more raises a limit (the list stays on screen meanwhile).
+  const audit = useLoad(async () => {
     const client = supabaseBrowser();
-    return Promise.all([listActivitySentences(client, organization.id, limits.activities), listLoginAttempts(client, organization.id, limits.logins)]);
-  }, [organization.id, limits]);
-
-  const apply = useCallback((promise: ReturnType<typeof fetchAudit>) =>
-    promise.then(
-      ([{ activities, people }, logins]) => { setData({ activities, people, logins }); setError(null); },
-      (failure: unknown) => {
-        console.error(failure);
-        setError('Failed to fetch audit logs');
-        toast({ title: 'Error', description: 'Failed to fetch audit logs', variant: 'destructive' });
-      },
-    ).finally(() => setBusy(false)), []);
-
-  // Loads on mount and whenever Load more raises a limit.
-  useEffect(() => { void apply(fetchAudit()); }, [apply, fetchAudit]);
-
-  const refresh = () => {
-    setBusy(true);
-    void apply(fetchAudit());
-  };
+    const [{ activities, people }, logins] = await Promise.all([
+      listActivitySentences(client, organization.id, limits.activities),
+      listLoginAttempts(client, organization.id, limits.logins),
+    ]);
+    return { activities, people, logins };
+  }, [organization.id, limits.activities, limits.logins], [organization.id]);
+  const data = audit.state === 'error' ? undefined : audit.value;
+  const busy = audit.state === 'loading' && data !== undefined;
+  const refresh = audit.reload;
 
   const exportAs = (format: 'json' | 'csv') => {
     if (!data) return;
@@ -132,7 +119,7 @@ export default function SecurityTab({ user, organization }: AdminTabProps) {
         <Input type="search" aria-label="Search audit log" placeholder="Search by name, action or email..." value={search} onChange={(e) => setSearch(e.target.value)} className="max-w-sm" />
         <Select aria-label="Filter events" options={FILTERS} value={filter} onChange={(e) => setFilter(e.target.value)} />
       </div>
-      {error && !data ? <ErrorState message={error} onRetry={refresh} /> : !shown || !data ? <Skeleton /> : (
+      {audit.state === 'error' ? <ErrorState message="Failed to fetch audit logs" onRetry={refresh} /> : !shown || !data ? <Skeleton /> : (
         <div className="grid gap-6 lg:grid-cols-2">
           {filter !== 'logins' && (
             <Card className="p-4">

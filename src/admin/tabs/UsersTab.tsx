@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   changeRole, countStaff, LastAdminError, listInvitations, listStaff, recentActivity, requestInvitationAction, requestPasswordReset, setActive,
-  type InvitationRow, type InvitationState, type StaffProfile, type UserActivity,
+  type InvitationRow, type InvitationState, type StaffProfile,
 } from '../../lib/back-office/users';
 import { activitySentence } from '../../lib/back-office/activity-sentences';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
@@ -25,6 +25,8 @@ import { Select } from '../components/ui/Select';
 import { Skeleton } from '../components/ui/Skeleton';
 import { Table, Td, Th } from '../components/ui/Table';
 import { TabPanel, Tabs } from '../components/ui/Tabs';
+import { useDebounced } from '../use-debounced';
+import { useLoad } from '../use-load';
 import { useUrlParam } from '../use-url-param';
 import type { AdminTabProps } from './index';
 
@@ -32,6 +34,9 @@ const ROLE_FILTER = [{ value: '', label: 'All Roles' }, { value: 'admin', label:
 const ROLE_OPTIONS = ROLE_FILTER.slice(1);
 const STATE_BADGE: Record<InvitationState, BadgeVariant> = { pending: 'outline', accepted: 'success', expired: 'neutral', revoked: 'destructive' };
 const STATE_LABEL: Record<InvitationState, string> = { pending: 'Pending', accepted: 'Accepted', expired: 'Expired', revoked: 'Revoked' };
+
+/** How long typing in the search box pauses before the members are asked again (ms). */
+const SEARCH_DELAY_MS = 250;
 
 /** An action waiting for the admin's confirmation. */
 type Pending = { kind: 'reset'; member: StaffProfile } | { kind: 'revoke'; invitation: InvitationRow };
@@ -48,44 +53,35 @@ export default function UsersTab({ organization }: AdminTabProps) {
   const [detailId, setDetailId] = useUrlParam('user');
   const [search, setSearch] = useState('');
   const [role, setRole] = useState('');
-  const [users, setUsers] = useState<StaffProfile[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [counts, setCounts] = useState<Awaited<ReturnType<typeof countStaff>> | null>(null);
-  const [invitations, setInvitations] = useState<InvitationRow[] | null>(null);
   const [editing, setEditing] = useState<StaffProfile | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
   const [pendingBusy, setPendingBusy] = useState(false);
   const [resentLink, setResentLink] = useState<{ email: string; link: string; message: string } | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [busyId, setBusyId] = useState<string | null>(null);
-  const [reloads, setReloads] = useState(0);
-  const reload = useCallback(() => setReloads((n) => n + 1), []);
-  /** After a change: this tab reloads, and the counters elsewhere too. */
-  const changed = useCallback(() => {
-    reload();
+  // Typing pauses before the members are asked again.
+  const query = useDebounced(search, SEARCH_DELAY_MS);
+  const members = useLoad(
+    () => listStaff(client, organization.id, { search: query, role: (role || undefined) as Role | undefined }),
+    [client, organization.id, query, role],
+    [organization.id],
+  );
+  const countLoad = useLoad(() => countStaff(client, organization.id), [client, organization.id]);
+  const counts = countLoad.value ?? null;
+  // An invitation list that cannot be read shows as empty (the failure is logged).
+  const invitationList = useLoad(() => listInvitations(client, organization.id), [client, organization.id]);
+  const invitations = invitationList.state === 'error' ? [] : (invitationList.value ?? null);
+  const users = members.state === 'error' ? null : (members.value ?? null);
+  const error = members.state === 'error' ? 'Failed to fetch users' : null;
+  const reloadMembers = members.reload;
+  const reloadInvitations = invitationList.reload;
+  /** After a change: this tab's lists and counts load again, and the counters elsewhere too. */
+  const changed = () => {
+    reloadMembers();
+    reloadInvitations();
+    countLoad.reload();
     notifyStaffChanged();
-  }, [reload]);
-
-  useEffect(() => {
-    let current = true;
-    const timer = setTimeout(() => {
-      listStaff(client, organization.id, { search, role: (role || undefined) as Role | undefined }).then(
-        (rows) => {
-          if (!current) return;
-          setUsers(rows);
-          setError(null);
-        },
-        (failure: Error) => { if (current) { setUsers(null); setError('Failed to fetch users'); console.error(failure); } },
-      );
-    }, 250);
-    return () => { current = false; clearTimeout(timer); };
-  }, [client, organization.id, search, role, reloads]);
-
-  useEffect(() => {
-    countStaff(client, organization.id).then(setCounts, (failure: Error) => console.error(failure));
-    // The spec: an invitation list failure is only logged.
-    listInvitations(client, organization.id).then(setInvitations, (failure: Error) => { console.error(failure); setInvitations([]); });
-  }, [client, organization.id, reloads]);
+  };
 
   async function updateOne(target: StaffProfile, change: { role: Role } | { is_active: boolean }) {
     setBusyId(target.id);
@@ -201,7 +197,7 @@ export default function UsersTab({ organization }: AdminTabProps) {
           {chosen.length > 0 && (
             <BulkActionsBar organizationId={organization.id} selected={chosen} onClear={() => setSelected(new Set())} onDone={() => { setSelected(new Set()); changed(); }} />
           )}
-          {error ? <ErrorState message={error} onRetry={reload} /> : !users ? <Skeleton /> : users.length === 0 ? <EmptyState title="No users found matching your criteria." /> : (
+          {error ? <ErrorState message={error} onRetry={members.reload} /> : !users ? <Skeleton /> : users.length === 0 ? <EmptyState title="No users found matching your criteria." /> : (
             <Table>
               <caption className="sr-only">Users</caption>
               <thead>
@@ -312,22 +308,9 @@ function UserDetailDialog({ organizationId, profile, onClose }: { organizationId
 
 /** The user's last 10 activities in the organization; keyed by user, so each user starts from the loading state. */
 function RecentActivity({ organizationId, userId }: { organizationId: string; userId: string }) {
-  const [activity, setActivity] = useState<UserActivity[] | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    let current = true;
-    recentActivity(supabaseBrowser(), organizationId, userId).then(
-      (rows) => current && setActivity(rows),
-      (failure: Error) => {
-        console.error(failure);
-        if (current) setFailed(true);
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [organizationId, userId]);
-  if (failed) return <ErrorState message="Failed to fetch activity" />;
+  const load = useLoad(() => recentActivity(supabaseBrowser(), organizationId, userId), [organizationId, userId]);
+  const activity = load.value;
+  if (load.state === 'error') return <ErrorState message="Failed to fetch activity" onRetry={load.reload} />;
   if (!activity) return <Skeleton rows={2} />;
   if (activity.length === 0) return <p className="text-muted-foreground">No activities found</p>;
   return (
