@@ -1,0 +1,40 @@
+import { listDeliveries } from '../../../lib/back-office/webhook';
+import { supabaseBrowser } from '../../../lib/back-office/supabase-browser';
+import { Badge } from '../../components/ui/Badge';
+import { Button } from '../../components/ui/Button';
+import { Card, CardHeader } from '../../components/ui/Card';
+import { EmptyState, ErrorState } from '../../components/ui/EmptyState';
+import { RelativeTime } from '../../components/ui/RelativeTime';
+import { Skeleton } from '../../components/ui/Skeleton';
+import { useLoad } from '../../use-load';
+
+/** Recent Deliveries: what the webhook received, newest first, with the status code and the error. */
+export function DeliveriesCard({ organizationId }: { organizationId: string }) {
+  const client = supabaseBrowser();
+  const deliveries = useLoad(() => listDeliveries(client, organizationId), [client, organizationId]);
+  return (
+    <Card>
+      <CardHeader title="Recent Deliveries" description="What the webhook received, newest first." actions={<Button variant="outline" onClick={deliveries.reload}>Refresh</Button>} />
+      {deliveries.state === 'loading' && <Skeleton rows={3} label="Loading deliveries..." />}
+      {deliveries.state === 'error' && <ErrorState message="Failed to load webhook deliveries" onRetry={deliveries.reload} />}
+      {deliveries.state === 'ready' &&
+        (deliveries.value.length === 0 ? (
+          <EmptyState title="No deliveries yet" />
+        ) : (
+          <ul className="divide-y divide-border" aria-label="Webhook deliveries">
+            {deliveries.value.map((d) => (
+              <li key={d.id} className="flex flex-wrap items-center gap-3 py-2 text-sm">
+                <Badge variant={d.status_code < 300 ? 'success' : 'destructive'}>{d.status_code}</Badge>
+                <span className="font-medium">{d.post?.title ?? d.slug ?? 'No post'}</span>
+                {d.webhook_name && <span className="text-muted-foreground">from “{d.webhook_name}”</span>}
+                {d.error && <span className="text-red-700">{d.error}</span>}
+                <span className="ml-auto text-muted-foreground">
+                  <RelativeTime date={d.received_at} />
+                </span>
+              </li>
+            ))}
+          </ul>
+        ))}
+    </Card>
+  );
+}
