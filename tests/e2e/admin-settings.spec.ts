@@ -39,6 +39,15 @@ async function publicPostCount(organizationId: string): Promise<number | null> {
   return count;
 }
 
+test("the Overview's Test Integration opens the ZimmWriter test form, ready to type", async ({ page }) => {
+  await signIn(page, SEED_ADMIN);
+  await page.getByRole('button', { name: 'Test Integration' }).click();
+  await expect(page).toHaveURL(/[?&]tab=zimmwriter&section=test$/);
+  const title = page.locator('#webhook-test').getByLabel('Title');
+  await expect(title).toBeFocused();
+  await expect(title).toBeInViewport();
+});
+
 test('ZimmWriter: the test form publishes nothing and says what a delivery would do, and the token rotates behind a confirmation', async ({ page }) => {
   const since = new Date().toISOString();
   const title = `E2E webhook ${Date.now().toString(36)}`;

@@ -25,4 +25,12 @@ test.describe('routing of the production-like server', () => {
     expect(response.status()).toBe(404);
     expect(await response.text()).toContain('Service Not Found');
   });
+
+  test('a mistyped post address gets Article Not Found with status 404, leading to the blog', async ({ request }) => {
+    const response = await request.get('/blog/no-such-articel');
+    expect(response.status()).toBe(404);
+    const html = await response.text();
+    expect(html).toContain('Article Not Found');
+    expect(html).toContain('href="/blog"');
+  });
 });

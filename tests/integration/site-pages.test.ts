@@ -45,6 +45,7 @@ describe('every page reads fully without JavaScript', () => {
     ['/case-studies', ['Case Studies', 'Tripling demo requests with search']],
     ['/404', ['404', 'Oops! Page not found', 'Return to Home']],
     ['/service-not-found', ['Service Not Found', 'Return to Home']],
+    ['/post-not-found', ['Article Not Found', 'Go to the Blog', 'Search Articles', 'Return to Home']],
   ])('%s', (route, texts) => {
     const text = visibleText(pageHtml(route));
     for (const expected of texts) expect(text, `${route} should show "${expected}"`).toContain(expected);
@@ -86,7 +87,7 @@ describe('every page reads fully without JavaScript', () => {
 });
 
 describe('head and header', () => {
-  it.each(['/privacy', '/terms', '/404', '/service-not-found', '/auth'])('%s is noindex', (route) => {
+  it.each(['/privacy', '/terms', '/404', '/service-not-found', '/post-not-found', '/auth'])('%s is noindex', (route) => {
     expect(pageHtml(route)).toMatch(/<meta name="robots" content="noindex, nofollow"/);
   });
 

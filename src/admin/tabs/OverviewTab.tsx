@@ -8,14 +8,12 @@ import { EmptyState, ErrorState } from '../components/ui/EmptyState';
 import { RelativeTime } from '../components/ui/RelativeTime';
 import { Skeleton } from '../components/ui/Skeleton';
 import { useLoad } from '../use-load';
-import { openAdminTab, type AdminTabId, type AdminTabProps } from './index';
+import { openAdminTab, ZIMMWRITER_TEST_SECTION, type AdminTabId, type AdminTabProps } from './index';
 
 /**
  * `?section=` value asking the ZimmWriter tab to bring its test form into view: Overview's 'Test
  * Integration' opens the tab there (the spec leaves the button's action open; testing needs the form).
  */
-export const ZIMMWRITER_TEST_SECTION = 'test';
-
 function go(tab: AdminTabId, section?: string) {
   openAdminTab(tab, section ? { section } : {});
 }

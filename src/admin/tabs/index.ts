@@ -22,6 +22,9 @@ const modules = import.meta.glob<TabModule>('./*Tab.tsx');
 export const ADMIN_TAB_IDS = ['overview', 'users', 'content', 'zimmwriter', 'sessions', 'settings', 'security', 'profile'] as const;
 export type AdminTabId = (typeof ADMIN_TAB_IDS)[number];
 
+/** `?tab=zimmwriter&section=test`: the ZimmWriter tab scrolled to its test form, its title field focused. */
+export const ZIMMWRITER_TEST_SECTION = 'test';
+
 /** The tab shown when the URL names none (or an unknown one). */
 export const DEFAULT_ADMIN_TAB: AdminTabId = 'overview';
 

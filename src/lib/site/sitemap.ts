@@ -8,7 +8,7 @@
  */
 
 /** Paths (no trailing slash) and path prefixes left out of the sitemap. */
-const EXCLUDED_PATHS = new Set(['/privacy', '/terms', '/404', '/service-not-found', '/blog/search', '/auth', '/admin']);
+const EXCLUDED_PATHS = new Set(['/privacy', '/terms', '/404', '/service-not-found', '/post-not-found', '/blog/search', '/auth', '/admin']);
 const EXCLUDED_PREFIXES = ['/blog/tag/', '/admin/', '/docs/', '/newsletter/'];
 
 /** Does the page at `url` belong in the sitemap? `movedPaths` are the old addresses of moved posts. */

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { examplePayload, sendTestWebhook, testDeliveryMessage } from '../../../lib/back-office/webhook';
 import { loadQueueSettings } from '../../../lib/back-office/publishing-queue';
 import { supabaseBrowser } from '../../../lib/back-office/supabase-browser';
@@ -7,6 +7,8 @@ import { Button } from '../../components/ui/Button';
 import { Card, CardHeader } from '../../components/ui/Card';
 import { Field, Input, Textarea } from '../../components/ui/Input';
 import { Select } from '../../components/ui/Select';
+import { useUrlParam } from '../../use-url-param';
+import { ZIMMWRITER_TEST_SECTION } from '../index';
 
 /**
  * The test form: a dry run through /api/admin/webhook-test. The payload takes the webhook's own validation
@@ -19,6 +21,15 @@ export function TestForm({ organizationId, categories }: { organizationId: strin
   const [html, setHtml] = useState('<h2>Test Post</h2><p>This is a test post sent from the admin dashboard.</p>');
   const [sending, setSending] = useState(false);
   const chosen = category || categories[0] || '';
+  const [section] = useUrlParam('section');
+
+  // Opened as the test section (the Overview's Test Integration): the form comes into view, ready to type.
+  useEffect(() => {
+    if (section !== ZIMMWRITER_TEST_SECTION) return;
+    const card = document.getElementById('webhook-test');
+    card?.scrollIntoView({ block: 'start' });
+    card?.querySelector<HTMLInputElement>('input[name="title"]')?.focus({ preventScroll: true });
+  }, [section]);
 
   async function send(event: FormEvent) {
     event.preventDefault();
