@@ -32,8 +32,10 @@ export default async (req: Request): Promise<Response> => {
     assertFresh(parsed.data);
     const event = deployEvent(parsed.data);
     if (!event) return message(202, 'Ignored: not a production deploy state the status tracks.');
+    const organizationId = await siteOrganizationId();
+    if (!organizationId) return message(202, 'Ignored: this site shows no organization of the database.');
     const { error } = await serviceClient().rpc('record_site_deploy', {
-      p_organization_id: await siteOrganizationId(),
+      p_organization_id: organizationId,
       p_source: 'netlify',
       p_external_id: event.externalId,
       p_state: event.state,

@@ -20,8 +20,6 @@ function outcomeOf(text: string): NewsletterOutcome {
   return (found?.[0] as NewsletterOutcome | undefined) ?? 'email-invalid';
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 async function signUp(body: unknown, siteUrl: string): Promise<Answer> {
   const signup = NewsletterSignupSchema.safeParse(body);
   if (!signup.success) {
@@ -30,8 +28,7 @@ async function signUp(body: unknown, siteUrl: string): Promise<Answer> {
   }
   const client = serviceClient();
   const organizationId = await siteOrganizationId();
-  const { data: organization } = UUID.test(organizationId) ? await client.from('organizations').select('id, name').eq('id', organizationId).maybeSingle() : { data: null };
-  // The local fallback organization (no database row) has no list.
+  const { data: organization } = organizationId ? await client.from('organizations').select('id, name').eq('id', organizationId).maybeSingle() : { data: null };
   if (!organization) return answer(503, 'not-available');
   await requestSubscription(client, organization, signup.data.email, siteUrl);
   return answer(200, 'check-inbox');

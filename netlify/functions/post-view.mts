@@ -5,8 +5,6 @@ import { serviceClient } from '../../src/lib/server/service-client.ts';
 import { siteOrganizationId } from '../../src/lib/server/site-organization.ts';
 import { POST_VIEW_MAX_BYTES, PostViewRequestSchema } from '../../src/schemas/post-view.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Seconds until the current hourly rate window ends. */
 const secondsToNextHour = () => 3600 - Math.floor(Date.now() / 1000) % 3600;
 
@@ -23,8 +21,7 @@ export default async (req: Request, context?: Pick<Context, 'ip'>) => {
     const body = PostViewRequestSchema.safeParse(await readJson(req, { maxBytes: POST_VIEW_MAX_BYTES }));
     if (!body.success) return message(400, body.error.issues[0]?.message ?? 'Invalid view.');
     const organizationId = await siteOrganizationId();
-    // The local fallback organization (no database row) has no posts.
-    if (!UUID.test(organizationId)) return message(404, 'No such post on this site.');
+    if (!organizationId) return message(404, 'No such post on this site.');
     switch (await countPostView(serviceClient(), organizationId, body.data.post_id, visitorAddress(req.headers, context?.ip))) {
       case 'counted':
         return Response.json({ counted: true });

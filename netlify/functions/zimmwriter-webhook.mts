@@ -33,8 +33,9 @@ export default async (req: Request): Promise<Response> => {
   const token = WebhookTokenSchema.safeParse(tokenFrom(req));
   if (!token.success) return unknownToken();
   try {
-    if (!(await webhookOrganizationId(webhookClient(), token.data))) return unknownToken();
-    const post = await receiveDelivery(webhookClient(), { token: token.data }, await deliveryFrom(req));
+    const organizationId = await webhookOrganizationId(webhookClient(), token.data);
+    if (!organizationId) return unknownToken();
+    const post = await receiveDelivery(webhookClient(), { token: token.data, organizationId }, await deliveryFrom(req));
     // The token was rotated away (past its grace period) while the body was read: nothing was written.
     if (!post) return unknownToken();
     if (post.duplicate_of) {

@@ -4,15 +4,22 @@
  * local fallback; src/lib/site/organizations.ts), never taken from a request. Read at most every 5 minutes per
  * function instance.
  */
+import { FALLBACK_ORGANIZATION } from '../host-match.ts';
 import { chooseSiteOrganization, listOrganizations } from '../site/organizations.ts';
 
 const ORGANIZATION_CACHE_MS = 5 * 60_000;
-let cached: { id: Promise<string>; until: number } | undefined;
+let cached: { id: Promise<string | null>; until: number } | undefined;
 
-/** The id of the organization this site shows. */
-export function siteOrganizationId(): Promise<string> {
+/**
+ * The id of the organization this site shows, or null when it shows the built-in fallback (a local site
+ * with no organization in the database): nothing can be counted, listed or recorded for it.
+ */
+export function siteOrganizationId(): Promise<string | null> {
   if (!cached || cached.until < Date.now()) {
-    const id = listOrganizations().then((organizations) => chooseSiteOrganization(organizations, process.env).id);
+    const id = listOrganizations().then((organizations) => {
+      const shown = chooseSiteOrganization(organizations, process.env);
+      return shown.id === FALLBACK_ORGANIZATION.id ? null : shown.id;
+    });
     id.catch(() => (cached = undefined));
     cached = { id, until: Date.now() + ORGANIZATION_CACHE_MS };
   }

@@ -22,8 +22,12 @@ import { buildAtOnce, quietWindowMs, sendRebuildBatches, type RequestedRebuild }
 import type { FetchPolicy } from '../public-fetch.ts';
 import { deliveryImage } from './webhook-images.ts';
 
-/** Whose delivery it is: the webhook's token, or an organization the caller has already authorized. */
-export type DeliverySource = { token: string } | { organizationId: string };
+/**
+ * Whose delivery it is: the webhook's token (checked again in the storing transaction, so a token rotated
+ * meanwhile is refused; with the organization it was found to belong to, when the caller looked it up
+ * already), or an organization the caller has already authorized.
+ */
+export type DeliverySource = { token: string; organizationId?: string } | { organizationId: string };
 
 /**
  * What arrived: a validated payload, or the reason the function refused the request (400, 413, 422) with the
@@ -142,7 +146,7 @@ async function featuredImage(
   policy: FetchPolicy | undefined,
 ): Promise<Partial<Record<'p_featured_media_id' | 'p_note', string | null>>> {
   if (!payload.image_base64 && !payload.image_url) return {};
-  const organizationId = 'organizationId' in source ? source.organizationId : await webhookOrganizationId(client, source.token);
+  const organizationId = source.organizationId ?? ('token' in source ? await webhookOrganizationId(client, source.token) : null);
   if (!organizationId) return {};
   const image = await deliveryImage(client, organizationId, payload, { slug, title: payload.title }, policy);
   return { p_featured_media_id: image.mediaId, p_note: image.note };
