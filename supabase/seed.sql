@@ -2,8 +2,10 @@
 -- Fixed ids so tests can refer to rows: organizations 10000000-…-00000000000N, users 20000000-…, categories
 -- 30000000-…-1… (scale-pro) / -2… (evergreen), posts 40000000-…. Demo password for every user: Demo-Password-2026.
 
-insert into public.organizations (id, name, slug, domain, settings) values
-  ('10000000-0000-4000-8000-000000000001', 'Scale Pro Marketing', 'scale-pro', 'scalepromarketing.com', jsonb_build_object(
+-- The operator set Scale Pro's domain (domain_confirmed): a site finds its organization by it. Written in the
+-- insert, so the seed records no "Site settings saved" rebuild request as an update would.
+insert into public.organizations (id, name, slug, domain, domain_confirmed, settings) values
+  ('10000000-0000-4000-8000-000000000001', 'Scale Pro Marketing', 'scale-pro', 'scalepromarketing.com', true, jsonb_build_object(
     'blog_title', 'Scale Pro Marketing Blog',
     'blog_description', 'Practical advice on SEO, paid advertising, content and web design for growing businesses.',
     'contact_email', 'hello@scalepromarketing.com',
@@ -17,12 +19,10 @@ insert into public.organizations (id, name, slug, domain, settings) values
     'booking_embed_url', 'https://api.leadconnectorhq.com/widget/booking/scale-pro-consultation',
     'contact_form_embed_url', 'https://api.leadconnectorhq.com/widget/form/scale-pro-contact',
     'webhook', jsonb_build_object('publish_mode', 'publish'))),
-  ('10000000-0000-4000-8000-000000000002', 'Evergreen Landscaping', 'evergreen-landscaping', null, jsonb_build_object(
+  ('10000000-0000-4000-8000-000000000002', 'Evergreen Landscaping', 'evergreen-landscaping', null, false, jsonb_build_object(
     'blog_title', 'Evergreen Insights',
     'contact_email', 'info@evergreen-landscaping.test',
     'webhook', jsonb_build_object('publish_mode', 'draft')));
--- The operator set these domains: a site finds its organization by them.
-update public.organizations set domain_confirmed = true where domain is not null;
 
 -- Demo users, as Supabase's own seeds create them. App metadata (settable only by the service role) carries
 -- the organization and role; the on_auth_user_created trigger makes the profile and membership.
