@@ -16,7 +16,7 @@ import { LOCAL_SUPABASE_PUBLIC } from './src/lib/supabase-config.ts';
 const movedPosts = blogRedirects();
 
 /**
- * Every public page is prerendered (DESIGN.md decision 1); the Netlify adapter only adds redirects and
+ * Every public page is prerendered (static HTML: fast, and nothing to attack at request time); the Netlify adapter only adds redirects and
  * headers to the static output. Astro 7 marks any build with an adapter as "server", so the adapter also
  * emits a catch-all `/*` SSR function; Netlify then routes every path our own functions serve
  * (`/api/...`) and every unknown path to it. With no on-demand page there is nothing for it to render:

@@ -35,7 +35,7 @@ const SCRIPTED_PAGES = new Set(['/auth', '/blog/search']);
 
 /**
  * This machine has no network: the stock photos, the form provider's frame and its script fail to resolve,
- * and the page logs the provider failure as the spec asks. Those console errors say nothing about the site,
+ * and the page logs the provider failure as it should. Those console errors say nothing about the site,
  * so `errors-in-console` ignores them; every other console error still costs best-practices points.
  */
 const OFFLINE_CONSOLE_ERRORS = ['ERR_NAME_NOT_RESOLVED', 'ERR_INTERNET_DISCONNECTED', 'Failed to load the booking provider script'];

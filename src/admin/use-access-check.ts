@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 
-/** How often the back office checks again that the user may still use it (spec back-office 9). */
+/** How often the back office checks again that the user may still use it. */
 export const ACCESS_RECHECK_MS = 5 * 60_000;
 
 /**

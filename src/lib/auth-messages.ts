@@ -1,5 +1,5 @@
 /**
- * The words the sign-in, reset and invitation flows show (spec public-site 8, back-office 8), in one place
+ * The words the sign-in, reset and invitation flows show, in one place
  * so the functions, the islands and the tests say exactly the same thing.
  */
 

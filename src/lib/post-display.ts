@@ -8,14 +8,14 @@
 export const PLACEHOLDER_IMAGE = '/images/blog-placeholder.svg';
 
 /**
- * Display defaults (spec section 3) for a post without an author or a category, shared by the public pages
+ * Display defaults for a post without an author or a category, shared by the public pages
  * and the back office's previews. The database now files every post under a category (its default is
  * "Uncategorized"); UNCATEGORIZED still names posts of snapshots read before that.
  */
 export const UNKNOWN_AUTHOR = 'Unknown Author';
 export const UNCATEGORIZED = 'Uncategorized';
 
-/** At most this many tags on a card (spec section 9). */
+/** At most this many tags on a card. */
 export const CARD_TAG_LIMIT = 3;
 
 import type { ProcessedPicture } from './images';

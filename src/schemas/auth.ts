@@ -26,7 +26,7 @@ export type SignIn = z.infer<typeof SignInSchema>;
 export const PasswordResetRequestSchema = z.object({ email: EmailSchema }).strict();
 export type PasswordResetRequest = z.infer<typeof PasswordResetRequestSchema>;
 
-/** A new password: the back office's rules (spec back-office 5), with its exact messages. */
+/** A new password: the back office's rules, with its exact messages. */
 export const NewPasswordValueSchema = z
   .string()
   .min(8, 'Password must be at least 8 characters')

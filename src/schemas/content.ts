@@ -52,7 +52,7 @@ export const TestimonialSchema = z.object({
     /** Job title and company. */
     role: z.string(),
     content: z.string(),
-    /** Stars out of five; the spec's testimonials are all rated 5. */
+    /** Stars out of five; the site's testimonials are all rated 5. */
     rating: z.number().int().min(1).max(5),
   });
 

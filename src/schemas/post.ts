@@ -23,7 +23,7 @@ export const PostTagsSchema = z
   .pipe(z.array(z.string()).max(20, 'At most 20 tags'));
 
 /**
- * A post as the editor and the webhook save it. Empty optional fields become null, as the spec requires;
+ * A post as the editor and the webhook save it. Empty optional fields become null;
  * published and scheduled posts need published_at.
  */
 export const PostInputSchema = z

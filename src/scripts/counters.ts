@@ -1,5 +1,5 @@
 /**
- * Counts `[data-counter]` numbers up from 0 when they scroll into view, over about 2 s (spec section 9), one
+ * Counts `[data-counter]` numbers up from 0 when they scroll into view, over about 2 s, one
  * step per frame the browser paints (a timer would also run, and lay the page out, between frames). Reduced
  * motion keeps the final value the HTML already shows.
  */

@@ -1,4 +1,4 @@
-/** Header behaviour (spec: scrolled past 50 px → opaque, blurred, shadowed, with a scroll-to-top button). */
+/** Header behaviour (scrolled past 50 px → opaque, blurred, shadowed, with a scroll-to-top button). */
 import { scrollToTop } from './scroll-to-top.ts';
 
 const SCROLL_THRESHOLD = 50;

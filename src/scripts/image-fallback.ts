@@ -1,6 +1,6 @@
 /**
  * Images that fail try their `data-fallback` once; after that they become 'Failed to load image' in the
- * same box (spec section 4). Images can fail before this module runs, so broken ones are handled at start.
+ * same box. Images can fail before this module runs, so broken ones are handled at start.
  */
 function failed(img: HTMLImageElement) {
   const fallback = img.dataset.fallback;

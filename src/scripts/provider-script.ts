@@ -3,7 +3,7 @@ import { PROVIDER_SCRIPT_URL } from '../lib/site/embeds.ts';
 let loading: Promise<boolean> | undefined;
 
 /**
- * Loads the provider's embed script once per page; resolves whether it came. A failure is logged (spec: no
+ * Loads the provider's embed script once per page; resolves whether it came. A failure is logged (no
  * message of its own; the frame's fallback says what to do instead); the frames still show without the script,
  * just without automatic sizing.
  */

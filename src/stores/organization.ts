@@ -4,7 +4,7 @@
  * browser (localStorage `preferredOrganization`); without one, the organization the site was built for, else
  * the first the user administers, else the first (chooseOrganization). Every back-office screen acts on
  * `current` and checks the role in `current`, never another organization. Loaded when the session signs in,
- * cleared on sign-out; storage is read only after mount (hydration, TOOLCHAIN.md).
+ * cleared on sign-out; storage is read only after mount (the server-rendered HTML has no storage, so reading it earlier breaks hydration).
  */
 import { atom } from 'nanostores';
 import {

@@ -6,7 +6,7 @@
 /** The visitor's theme choice; `system` follows the operating system. */
 export type Theme = 'system' | 'light' | 'dark';
 
-/** Browser storage key for the choice (spec: "stored under a key named theme"). */
+/** Browser storage key for the choice: `theme`. */
 export const THEME_STORAGE_KEY = 'theme';
 
 /** Every choice, in the toggle's cycle order. */

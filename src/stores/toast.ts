@@ -10,7 +10,7 @@ import { PENDING_TOAST_KEY } from '../lib/pending-toast-key.ts';
 
 export { PENDING_TOAST_KEY };
 
-/** Default time a toast stays, in milliseconds (spec public-site 9). */
+/** Default time a toast stays, in milliseconds. */
 export const TOAST_DURATION_MS = 5000;
 
 export interface ToastInput {

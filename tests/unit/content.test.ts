@@ -33,7 +33,7 @@ describe('content collections', () => {
     ['hero badges', load('stats.json', schemas.StatSchema).filter((s) => s.placement === 'hero').length, 2],
   ])('has %s: %i', (_name, actual, expected) => expect(actual).toBe(expected));
 
-  it('has the seven detail pages the spec names', () => {
+  it('has the seven service detail pages', () => {
     expect(services.map((s) => s.id).sort()).toEqual(['analytics', 'content', 'gmb', 'ppc', 'seo', 'social-media-advertising', 'web-design']);
   });
 
@@ -52,7 +52,7 @@ describe('content collections', () => {
     expect(sections('terms').some((s) => s.body.join(' ').includes('laws of the State of Georgia'))).toBe(true);
   });
 
-  it('gives office hours as the spec does', () => {
+  it('gives the office hours', () => {
     expect(byOrder(officeHours).map((r) => `${r.days}: ${r.hours}`)).toEqual([
       'Monday - Friday: 9:00 AM - 6:00 PM EST',
       'Saturday: 10:00 AM - 2:00 PM EST',

@@ -1,6 +1,6 @@
 import { Badge, type BadgeVariant } from '../components/ui/Badge';
 
-/** Badge colours per status (spec: published green, draft yellow, scheduled blue, other grey). */
+/** Badge colours per status (published green, draft yellow, scheduled blue, other grey). */
 const STATUS_VARIANTS: Record<string, BadgeVariant> = { published: 'success', draft: 'warning', scheduled: 'info' };
 
 /** A post's status as a coloured badge. */

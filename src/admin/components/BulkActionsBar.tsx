@@ -7,7 +7,7 @@ import { Button } from './ui/Button';
 import { ConfirmDialog } from './ui/ConfirmDialog';
 import { Select } from './ui/Select';
 
-/** Most names a confirmation lists before '+N more' (spec back-office 9). */
+/** Most names a confirmation lists before '+N more'. */
 export const PREVIEW_NAMES = 5;
 
 type BulkAction = { kind: 'role'; role: Role } | { kind: 'activate' } | { kind: 'deactivate' } | { kind: 'delete' };

@@ -11,7 +11,7 @@ import { Select } from './ui/Select';
 
 const EMPTY = { email: '', full_name: '', role: 'viewer' as Role, password: '', phone: '', bio: '' };
 
-/** Create New User (spec back-office 2 and 4): the account is created by `POST /api/admin/users`. */
+/** Create New User: the account is created by `POST /api/admin/users`. */
 export default function CreateUserDialog({
   open,
   organizationId,

@@ -1,7 +1,7 @@
 import { ROLES, type Role } from '../../schemas/user';
 import { Badge, type BadgeVariant } from './ui/Badge';
 
-/** Role badge styles (spec back-office 2): admin destructive, editor secondary, viewer outline. */
+/** Role badge styles: admin destructive, editor secondary, viewer outline. */
 export const ROLE_BADGE: Record<Role, BadgeVariant> = { admin: 'destructive', editor: 'secondary', viewer: 'outline' };
 
 /** The roles as select options: Viewer, Editor, Admin. */

@@ -12,7 +12,7 @@ import { openAdminTab, ZIMMWRITER_TEST_SECTION, type AdminTabId, type AdminTabPr
 
 /**
  * `?section=` value asking the ZimmWriter tab to bring its test form into view: Overview's 'Test
- * Integration' opens the tab there (the spec leaves the button's action open; testing needs the form).
+ * Integration' opens the tab there, at its test form.
  */
 function go(tab: AdminTabId, section?: string) {
   openAdminTab(tab, section ? { section } : {});
@@ -60,7 +60,7 @@ function RecentActivity({ organizationId }: { organizationId: string }) {
 }
 
 /**
- * Overview: four cards of shortcuts to the blog pages and the other tabs (spec back-office 2), and the
+ * Overview: four cards of shortcuts to the blog pages and the other tabs, and the
  * organization's recent activity.
  */
 export default function OverviewTab({ organization }: AdminTabProps) {

@@ -21,7 +21,7 @@ const FIELDS: { name: keyof ChangePassword; label: string; autoComplete: string 
   { name: 'confirmPassword', label: 'Confirm New Password', autoComplete: 'new-password' },
 ];
 
-/** Profile: one's author card, and one's password with the rules and tips (spec back-office 4). */
+/** Profile: one's author card, and one's password with the rules and tips. */
 export default function ProfileTab({ user, organization }: AdminTabProps) {
   const [values, setValues] = useState<ChangePassword>(EMPTY);
   const [errors, setErrors] = useState<Partial<Record<keyof ChangePassword, string>>>({});

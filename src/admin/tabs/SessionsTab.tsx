@@ -96,7 +96,7 @@ function SessionGroupSection({ group, currentSessionId, onEnd }: { group: Sessio
 
 /**
  * Sessions: the organization's live sessions grouped by person, this device marked, each endable after a
- * confirmation (spec back-office 4). Ending this device's session signs you out.
+ * confirmation. Ending this device's session signs you out.
  */
 export default function SessionsTab({ organization }: AdminTabProps) {
   const load = useLoad(async () => {

@@ -60,8 +60,7 @@ const CARDS: { title: string; description: string; fields: FieldSpec[] }[] = [
 ];
 
 /**
- * Settings: the organization's details, blog, contact and social settings, saved together (spec
- * back-office 4). Saving records the site's rebuild in the same transaction (a database trigger); the
+ * Settings: the organization's details, blog, contact and social settings, saved together. Saving records the site's rebuild in the same transaction (a database trigger); the
  * header's site status shows when the public site has the new settings.
  */
 export default function SettingsTab({ organization }: AdminTabProps) {

@@ -15,7 +15,7 @@ import { InvitationsPanel } from './users/InvitationsPanel';
 import { MembersPanel } from './users/MembersPanel';
 
 /**
- * User Management (spec back-office 2): the members of the chosen organization (its memberships: role and
+ * User Management: the members of the chosen organization (its memberships: role and
  * status there), with counts, search, filter, bulk actions, edit and reset mails; invitations with their
  * state, resend and revoke. Every change bumps $staffChanged so the System Overview counts again.
  */

@@ -18,7 +18,7 @@ const DOCS_URL = '/docs/zimmwriter-webhook-setup';
 
 /**
  * ZimmWriter: the webhook URL and its token, what deliveries do (publish or draft), categories, payload, a
- * test delivery and the log (spec 4, 7-9). The dashboard, and so this tab, is for admins; the database
+ * test delivery and the log. The dashboard, and so this tab, is for admins; the database
  * refuses anyone else's changes.
  */
 export default function ZimmWriterTab({ organization }: AdminTabProps) {

@@ -46,7 +46,7 @@ const LABELS: Record<AdminTabId, [label: string, module: string]> = {
   profile: ['Profile', 'ProfileTab'],
 };
 
-/** The eight tabs (spec back-office 2), in order. */
+/** The eight tabs, in order. */
 export const ADMIN_TABS: readonly AdminTab[] = ADMIN_TAB_IDS.map((id) => {
   const [label, module] = LABELS[id];
   const load = modules[`./${module}.tsx`];

@@ -5,7 +5,7 @@ interface Props {
   posts: readonly PostCardData[];
 }
 
-/** The two-column grid of post cards, or the spec's empty state when a view has no posts. */
+/** The two-column grid of post cards, or the empty state when a view has no posts. */
 export default function PostGrid({ posts }: Props) {
   if (posts.length === 0) {
     return (

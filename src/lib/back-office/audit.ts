@@ -9,7 +9,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { activitySentence, entryActor, mentionedUserIds, personName, type People, type Person } from './activity-sentences';
 
-/** Page sizes of spec back-office 9. */
+/** Page sizes of the audit log: activities, and sign-in attempts. */
 export const ACTIVITY_PAGE = 100;
 export const LOGIN_PAGE = 50;
 /** Entries in the Overview's recent activity. */

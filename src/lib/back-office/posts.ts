@@ -68,7 +68,7 @@ const POST_COLUMNS =
 /** The message shown when a slug is already used by another post of the organization. */
 export const SLUG_TAKEN_MESSAGE = 'This URL slug is already used by another post. Please choose a different slug.';
 
-/** The spec's fallback when saving fails without a server message. */
+/** The message when saving fails without a server message. */
 export const SAVE_FAILED_MESSAGE = 'Failed to save post. Please try again.';
 
 /** True when visitors can see the post now (published with a publication time in the past). */

@@ -40,7 +40,7 @@ export function sessionStatus(session: Pick<MemberSession, 'last_activity' | 'ex
   return now - Date.parse(session.last_activity) < IDLE_AFTER_MS ? 'Active' : 'Inactive';
 }
 
-/** '{n} active session(s) found' (spec back-office, Sessions tab). */
+/** '{n} active session(s) found', as the Sessions tab counts them. */
 export function sessionCountText(count: number): string {
   return `${count} active session(s) found`;
 }

@@ -191,7 +191,7 @@ export async function recentActivity(client: SupabaseClient, organizationId: str
   return data as unknown as UserActivity[];
 }
 
-/** Characters of generated passwords (spec back-office: letters, digits and symbols). */
+/** Characters of generated passwords: letters, digits and symbols. */
 export const PASSWORD_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!@#$%^&*';
 export const GENERATED_PASSWORD_LENGTH = 12;
 

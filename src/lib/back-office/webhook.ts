@@ -76,7 +76,7 @@ export async function listDeliveries(client: SupabaseClient, organizationId: str
 }
 
 /**
- * The payload ZimmWriter sends (spec back-office 8), every field it sends included, empty ones as `false`
+ * The payload ZimmWriter sends, every field it sends included, empty ones as `false`
  * the way the tool sends them: the example shown and the test form's base.
  */
 export function examplePayload(category: string | undefined, fields: { title?: string; html?: string } = {}): WebhookPayloadInput {
@@ -130,8 +130,8 @@ export async function sendTestWebhook(client: SupabaseClient, organizationId: st
 }
 
 /**
- * The success toast's text. The spec's wording ("Blog post created successfully. Post ID: …") described a
- * test that published a post; the test is a dry run now, so the title stays the spec's and the text says
+ * The success toast's text. The original wording ("Blog post created successfully. Post ID: …") described a
+ * test that published a post; the test is a dry run now, so the title stays and the text says
  * truthfully what a delivery like this one would do.
  */
 export function testDeliveryMessage(preview: WebhookTestPreview, timeZone?: string): { title: string; description: string } {

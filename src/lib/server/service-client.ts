@@ -1,6 +1,6 @@
 /**
  * The service-role Supabase client: the only place functions create one. The key bypasses RLS, so it
- * stays on the server (DESIGN.md decision 6).
+ * stays on the server (a lint rule keeps browser and build code from importing src/lib/server/).
  */
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { serviceSupabaseConfig } from './service-config.ts';

@@ -1,5 +1,5 @@
 /**
- * The only place that reads organizations. The build shows one organization (DESIGN.md decision 2):
+ * The only place that reads organizations. The build shows one organization (one site per organization):
  * `SITE_ORG` (a slug), else the organization whose domain is exactly the site's host. Netlify's production
  * build stops there and fails when neither names one; any other build (local, deploy previews, branch
  * deploys) falls back to the default slug, else the fallback organization.

@@ -1,10 +1,10 @@
 /**
- * Blog pagination (spec: 6 posts per page; Previous/Next with numbered pages: the first, the last and the
+ * Blog pagination (6 posts per page; Previous/Next with numbered pages: the first, the last and the
  * current one plus and minus one, with ellipses between gaps). Pure, so the static pages and the search
  * island number their pages the same way.
  */
 
-/** Posts per list page (spec section 9). */
+/** Posts per list page. */
 export const PAGE_SIZE = 6;
 
 /** One entry of the numbered page list: a page number, or an ellipsis standing for the skipped pages. */

@@ -1,7 +1,7 @@
 /**
  * The only place the site reads blog posts and categories. The build reads one organization's published
  * posts (status published, published_at passed: the anon RLS policy says the same, the query says it too),
- * their categories, authors and old-slug redirects (of posts and of categories); maps them to display shapes with the spec's defaults;
+ * their categories, authors and old-slug redirects (of posts and of categories); maps them to display shapes with their defaults;
  * and sanitizes every body again with the project's one sanitizer. An unreachable database fails the build
  * (see build-snapshot.ts for the BLOG_USE_SNAPSHOT fallback).
  */
@@ -135,7 +135,7 @@ function shorten(text: string, length: number): string {
   return `${cut.slice(0, cut.lastIndexOf(' ') > 0 ? cut.lastIndexOf(' ') : length).trimEnd()}…`;
 }
 
-/** A post row with its category and author looked up, the spec's defaults applied and the body sanitized. */
+/** A post row with its category and author looked up, the defaults applied and the body sanitized. */
 export function toBlogPost(row: PostRow, categories: ReadonlyMap<string, BlogCategory>, authors: ReadonlyMap<string, AuthorRow>): BlogPost {
   const category = (row.category_id && categories.get(row.category_id)) || null;
   const html = sanitizeArticleHtml(row.content);

@@ -1,5 +1,5 @@
 /**
- * "Related articles" under a post (spec: up to 2 on the post page, the function's default 3). Pure, so it
+ * "Related articles" under a post (up to 2 on the post page, the function's default 3). Pure, so it
  * is tested on its own and the build picks the same posts every time.
  *
  * The build asks for every post's related posts, so the work for one post must not grow with the blog (at

@@ -1,9 +1,9 @@
-/** Web-vitals ratings (spec section 9). INP replaces FID, which browsers no longer report. */
+/** Web-vitals ratings. INP replaces FID, which browsers no longer report. */
 export type MetricName = 'LCP' | 'INP' | 'CLS' | 'FCP' | 'TTFB';
 export type Rating = 'good' | 'needs-improvement' | 'poor';
 
 /**
- * Good-up-to and poor-above thresholds, from the spec's table. Browsers no longer report the spec's FID
+ * Good-up-to and poor-above thresholds, from web.dev's Core Web Vitals table. Browsers no longer report FID
  * (100/300 ms); INP replaces it with its own published thresholds.
  */
 export const VITALS_THRESHOLDS: Record<MetricName, readonly [good: number, poor: number]> = {

@@ -55,7 +55,7 @@ describe('host helpers', () => {
     [' localhost ', 'localhost'],
   ])('normalizes %s to %s', (host, name) => expect(normalizeHost(host)).toBe(name));
 
-  it('has the fallback organization of the spec', () => {
+  it('has the built-in fallback organization', () => {
     expect(FALLBACK_ORGANIZATION).toEqual({ id: 'fallback', name: 'Scale Pro Marketing', slug: DEFAULT_ORGANIZATION_SLUG, domain: null, settings: {} });
     expect(DEFAULT_ORGANIZATION_SLUG).toBe('scale-pro');
   });

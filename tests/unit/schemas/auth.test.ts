@@ -39,7 +39,7 @@ describe('PasswordResetRequestSchema', () => {
   });
 });
 
-describe('NewPasswordSchema (the spec messages)', () => {
+describe('NewPasswordSchema (its exact messages)', () => {
   it.each<[string, string, { message: string; path: string } | null]>([
     ['Abcdefg1', 'Abcdefg1', null],
     ['Abc1', 'Abc1', { message: 'Password must be at least 8 characters', path: 'newPassword' }],

@@ -2,7 +2,7 @@ import type { HTMLAttributes } from 'react';
 import { cn } from './cn';
 
 /**
- * Badge styles: the spec's default / secondary / destructive / outline, plus the status colours of the blog
+ * Badge styles: default / secondary / destructive / outline, plus the status colours of the blog
  * list (success green, warning yellow, info blue, neutral grey), each with its dark-mode shade.
  */
 export type BadgeVariant = 'default' | 'secondary' | 'destructive' | 'outline' | 'success' | 'warning' | 'info' | 'neutral';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 
-/** What a list shows when it has nothing (the spec's empty texts), with an optional hint and action. */
+/** What a list shows when it has nothing, with an optional hint and action. */
 export function EmptyState({ title, hint, action }: { title: string; hint?: ReactNode; action?: ReactNode }) {
   return (
     <div className="rounded-md border border-dashed border-border p-8 text-center">

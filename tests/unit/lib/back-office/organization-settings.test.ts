@@ -68,7 +68,7 @@ describe('sessions', () => {
     expect(sessionStatus({ last_activity: '2026-11-21T10:00:00Z', expires_at: null }, now)).toBe('Inactive');
     expect(sessionStatus({ last_activity: '2026-11-21T11:59:00Z', expires_at: '2026-11-21T11:59:30Z' }, now)).toBe('Inactive');
   });
-  it('counts as the spec words it', () => {
+  it('counts in words', () => {
     expect(sessionCountText(3)).toBe('3 active session(s) found');
   });
 });
@@ -89,7 +89,7 @@ describe('webhook admin', () => {
     expect(webhookUrl('https://a.test')).toBe(`https://a.test/api/webhooks/zimmwriter/${MASKED_TOKEN}`);
     expect(webhookUrl('https://a.test', 'whk_1')).toBe('https://a.test/api/webhooks/zimmwriter/whk_1');
   });
-  it('builds the spec payload with the test tags', () => {
+  it('builds the example payload with the test tags', () => {
     expect(examplePayload('SEO', { title: 'T' })).toMatchObject({ webhook_name: 'blog_post_created', title: 'T', category: 'SEO', tags: ['test', 'webhook', 'writing-tool'] });
     // Every field the writing tool sends, empty ones as false, and the webhook's schema takes it as it is.
     const example = examplePayload('SEO');

@@ -48,7 +48,7 @@ describe('relatedPosts', () => {
   });
 });
 
-/** The rule as the spec states it, scoring and sorting every candidate: what the index must answer. */
+/** The rule as stated, scoring and sorting every candidate: what the index must answer. */
 function byTheRule(current: Relatable, all: readonly Relatable[], limit: number): Relatable[] {
   const tags = new Set(current.tags.map((tag) => tag.toLowerCase()));
   return all
