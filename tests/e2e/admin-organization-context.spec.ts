@@ -5,11 +5,10 @@
  * and a post of another organization opened by URL is not found.
  */
 import type { Page } from '@playwright/test';
-import { expect, test, waitForIslands } from './fixtures';
+import { expect, test } from './fixtures';
 import { LOCAL_SUPABASE_PUBLIC } from '../../src/lib/supabase-config';
-import { backendUrl, createUser, PASSWORD, removeUser, service, storageKey } from './support/backend';
-
-const EVERGREEN_ID = '10000000-0000-4000-8000-000000000002';
+import { backendUrl, removeUser, service, storageKey } from './support/backend';
+import { EVERGREEN_ID, signInMemberOfBoth } from './support/sign-in';
 
 const created: string[] = [];
 test.afterAll(async () => {
@@ -18,15 +17,8 @@ test.afterAll(async () => {
 
 /** A new admin of Scale Pro who is also a viewer of Evergreen, signed in at /auth. */
 async function signInTwoOrganizationUser(page: Page) {
-  const user = await createUser('admin');
+  const user = await signInMemberOfBoth(page, 'viewer');
   created.push(user.email);
-  const { error } = await service.from('organization_memberships').insert({ user_id: user.id, organization_id: EVERGREEN_ID, role: 'viewer' });
-  expect(error).toBeNull();
-  await page.goto('/auth');
-  await waitForIslands(page);
-  await page.getByRole('main').getByLabel('Email').fill(user.email);
-  await page.getByRole('main').getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign In' }).click();
   return user;
 }
 

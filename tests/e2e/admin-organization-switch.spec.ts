@@ -6,10 +6,9 @@
  * of both organizations, so the switch keeps the same page (and, on the dashboard, the same tab).
  */
 import type { Page, Route } from '@playwright/test';
-import { expect, test, waitForIslands } from './fixtures';
-import { createUser, PASSWORD, removeUser, SCALE_PRO_ID, service } from './support/backend';
-
-const EVERGREEN_ID = '10000000-0000-4000-8000-000000000002';
+import { expect, test } from './fixtures';
+import { removeUser, SCALE_PRO_ID, service } from './support/backend';
+import { EVERGREEN_ID, signInMemberOfBoth } from './support/sign-in';
 
 const created: string[] = [];
 test.afterAll(async () => {
@@ -17,15 +16,8 @@ test.afterAll(async () => {
 });
 
 async function signInAdminOfBoth(page: Page) {
-  const user = await createUser('admin');
+  const user = await signInMemberOfBoth(page, 'admin');
   created.push(user.email);
-  const { error } = await service.from('organization_memberships').insert({ user_id: user.id, organization_id: EVERGREEN_ID, role: 'admin' });
-  expect(error).toBeNull();
-  await page.goto('/auth');
-  await waitForIslands(page);
-  await page.getByRole('main').getByLabel('Email').fill(user.email);
-  await page.getByRole('main').getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/\/admin$/);
 }
 

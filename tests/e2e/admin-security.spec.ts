@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from './fixtures';
+import { SCALE_PRO_ID, service } from './support/backend';
 import { SEED_ADMIN_EMAIL, signInAsAdmin } from './support/sign-in';
 
 test('the Security tab lists activity as sentences and login attempts, and exports the audit log as JSON', async ({ page }) => {
@@ -47,4 +48,33 @@ test('the Overview shows the recent activity as sentences', async ({ page }) => 
   await expect(page.getByTestId('recent-activity').filter({ hasText: 'Alex Morgan signed in as an admin' }).first()).toBeVisible();
   await page.getByRole('button', { name: 'View audit log' }).click();
   await expect(page.getByRole('heading', { name: 'Security Audit Log' })).toBeVisible();
+});
+
+test("the writing tool's entries show in the Security list and the CSV, named as the writing tool", async ({ page }) => {
+  const since = new Date().toISOString();
+  const title = `E2E audited delivery ${Date.now().toString(36)}`;
+  const delivered = await page.request.post('/api/webhooks/zimmwriter/dev-zimmwriter-token-scale-pro', {
+    data: { webhook_name: 'Agency blog', title, html: '<p>From the writing tool.</p>', slug: false },
+  });
+  expect(delivered.status()).toBe(201);
+  try {
+    await signInAsAdmin(page);
+    await page.goto('/admin?tab=security');
+    const entry = page.getByTestId('audit-activity').filter({ hasText: `ZimmWriter (writing tool) created the post "${title}"` });
+    await expect(entry).toBeVisible();
+    await expect(entry.getByTestId('audit-action')).toHaveText('post_created');
+    await expect(entry.getByTestId('audit-action')).toHaveAttribute('data-variant', 'success');
+    await expect(entry.getByTestId('audit-resource')).toContainText(title);
+
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const csv = await readFile(await (await downloading).path(), 'utf8');
+    const row = csv.split('\n').find((line) => line.includes('post_created') && line.includes(title));
+    expect(row).toContain('ZimmWriter (writing tool)');
+    expect(row).toContain('writing_tool');
+  } finally {
+    await service.from('blog_posts').delete().eq('organization_id', SCALE_PRO_ID).eq('title', title);
+    await service.from('webhook_deliveries').delete().eq('organization_id', SCALE_PRO_ID).gte('received_at', since);
+    await service.from('site_rebuild_requests').delete().eq('organization_id', SCALE_PRO_ID).gte('requested_at', since);
+  }
 });

@@ -1,7 +1,7 @@
 /** Signing in through the real /auth form, as a person would, and landing on /admin. */
 import { expect, type Page } from '@playwright/test';
 import { waitForIslands } from '../fixtures';
-import { PASSWORD } from './backend';
+import { createUser, PASSWORD, service } from './backend';
 
 /** The seeded admin of Scale Pro Marketing. */
 export const SEED_ADMIN_EMAIL = 'admin@scale-pro.test';
@@ -20,4 +20,19 @@ export async function signInAsAdmin(page: Page, email = SEED_ADMIN_EMAIL, passwo
   await submitSignIn(page, email, password);
   await expect(page).toHaveURL(/\/admin$/);
   await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+}
+
+/** Evergreen Landscaping, the seed's second organization. */
+export const EVERGREEN_ID = '10000000-0000-4000-8000-000000000002';
+
+/**
+ * A new admin of Scale Pro who is also a member of Evergreen with `evergreenRole`, signed in at /auth (not
+ * waiting for where they land). The caller removes the user (removeUser) when done.
+ */
+export async function signInMemberOfBoth(page: Page, evergreenRole: 'admin' | 'editor' | 'viewer') {
+  const user = await createUser('admin');
+  const { error } = await service.from('organization_memberships').insert({ user_id: user.id, organization_id: EVERGREEN_ID, role: evergreenRole });
+  expect(error).toBeNull();
+  await submitSignIn(page, user.email);
+  return user;
 }
