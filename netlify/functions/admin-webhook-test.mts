@@ -1,9 +1,9 @@
 import type { Config } from '@netlify/functions';
-import { WebhookTestRequestSchema } from '../../src/schemas/webhook.ts';
+import { WebhookPayloadSchema, WebhookTestRequestSchema } from '../../src/schemas/webhook.ts';
 import { adminEndpoint } from '../../src/lib/server/admin-endpoint.ts';
 import { HttpError } from '../../src/lib/server/http.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
-import { DeliveryProblem, previewDelivery } from '../../src/lib/server/webhook-delivery.ts';
+import { DeliveryProblem, invalidPayload, payloadProblems, previewDelivery } from '../../src/lib/server/webhook-delivery.ts';
 
 /**
  * POST /api/admin/webhook-test `{ organization_id, payload }`: the ZimmWriter tab's test form, a dry run.
@@ -12,13 +12,16 @@ import { DeliveryProblem, previewDelivery } from '../../src/lib/server/webhook-d
  * the database says what a delivery like it would do, writing nothing (no post, revision, delivery record
  * or rebuild request: a test must not publish). The answer is 200
  * `{ dry_run: true, action: 'create' | 'update', title, slug, status, path, url, category, post_id? }`
- * (post_id: the post an update would overwrite), or the webhook's own `{ message, details? }` for a
- * payload a delivery would refuse (422).
+ * (post_id: the post an update would overwrite; category as a delivery's answer says it), or the webhook's own
+ * 422 `{ message: 'Invalid payload: title: Title is required', details }` for a payload a delivery would refuse.
  */
 export default (req: Request): Promise<Response> =>
-  adminEndpoint(req, WebhookTestRequestSchema, 'Webhook test', async ({ organization_id, payload }) => {
+  adminEndpoint(req, WebhookTestRequestSchema, 'Webhook test', async ({ organization_id, payload: sent }) => {
     try {
-      const preview = await previewDelivery(serviceClient(), organization_id, payload);
+      // Validated here rather than by the request's schema, so a test names every refused field as the webhook does.
+      const payload = WebhookPayloadSchema.safeParse(sent);
+      if (!payload.success) throw invalidPayload(payloadProblems(payload.error));
+      const preview = await previewDelivery(serviceClient(), organization_id, payload.data);
       if (!preview) throw new HttpError(404, `No organization ${organization_id}`);
       return Response.json({ dry_run: true, ...preview });
     } catch (failure) {

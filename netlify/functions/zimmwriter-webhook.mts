@@ -1,10 +1,16 @@
 import type { Config } from '@netlify/functions';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { z } from 'zod';
 import { WebhookNameSchema, WebhookPayloadSchema, WebhookTokenSchema } from '../../src/schemas/webhook.ts';
 import { FUNCTION_BODY_LIMIT_BYTES, HttpError, readJson, serverError } from '../../src/lib/server/http.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
-import { type Delivery, DeliveryProblem, receiveDelivery, webhookOrganizationId } from '../../src/lib/server/webhook-delivery.ts';
+import {
+  type Delivery,
+  DeliveryProblem,
+  invalidPayload,
+  payloadProblems,
+  receiveDelivery,
+  webhookOrganizationId,
+} from '../../src/lib/server/webhook-delivery.ts';
 
 /** The functions' JSON answer `{ message }`, with `details` when there are any. */
 function answer(status: number, text: string, details?: unknown, headers?: HeadersInit): Response {
@@ -17,7 +23,9 @@ const unknownToken = () => answer(404, 'Unknown webhook token');
 /**
  * POST /api/webhooks/zimmwriter/{token}: the writing tool delivers a finished article. The token names the
  * organization; the post is created or, for a slug seen before, updated (201 / 200 with
- * `{ post_id, status, url }`); a published post requests a rebuild of the site. A new article that likely
+ * `{ post_id, status, url, category: { name, sent, mapped, created, needs_review } }`: the category it landed
+ * in, see DeliveredCategory); a published post requests a rebuild of the site. A payload it refuses is 422
+ * `{ message: 'Invalid payload: title: Title is required', details: [{ path, message }] }`. A new article that likely
  * repeats one of the organization's posts is saved as a draft marked as a possible duplicate: 200 with
  * `{ post_id, status: 'draft', url, message, duplicate_of: { post_id, title, url, reason } }`. Every delivery of a known
  * organization is recorded in webhook_deliveries, failures included.
@@ -42,11 +50,18 @@ export default async (req: Request): Promise<Response> => {
       // A likely repeat: stored as a draft for an editor to look at, so the answer is 200 with the reason.
       const { duplicate_of: original } = post;
       return Response.json(
-        { post_id: post.post_id, status: post.status, url: post.url, message: `Possible duplicate of “${original.title}” (${original.reason}): saved as a draft`, duplicate_of: original },
+        {
+          post_id: post.post_id,
+          status: post.status,
+          url: post.url,
+          category: post.category,
+          message: `Possible duplicate of “${original.title}” (${original.reason}): saved as a draft`,
+          duplicate_of: original,
+        },
         { status: 200 },
       );
     }
-    return Response.json({ post_id: post.post_id, status: post.status, url: post.url }, { status: post.created ? 201 : 200 });
+    return Response.json({ post_id: post.post_id, status: post.status, url: post.url, category: post.category }, { status: post.created ? 201 : 200 });
   } catch (error) {
     if (error instanceof DeliveryProblem) return answer(error.status, error.message, error.details);
     return serverError('Could not store the post', error);
@@ -62,7 +77,7 @@ async function deliveryFrom(req: Request): Promise<Delivery> {
     const parsed = WebhookPayloadSchema.safeParse(body);
     if (parsed.success) return { payload: parsed.data };
     const name = WebhookNameSchema.safeParse((body as { webhook_name?: unknown } | null)?.webhook_name);
-    return { refused: new DeliveryProblem(422, 'Invalid payload', problemsOf(parsed.error)), ...(name.success ? { webhookName: name.data } : {}) };
+    return { refused: invalidPayload(payloadProblems(parsed.error)), ...(name.success ? { webhookName: name.data } : {}) };
   } catch (error) {
     if (error instanceof HttpError) return { refused: new DeliveryProblem(error.status, error.message) };
     throw error;
@@ -86,9 +101,4 @@ function tokenFrom(req: Request): string {
   } catch {
     return '';
   }
-}
-
-/** Zod issues as `{ path, message }` pairs, e.g. `{ path: 'title', message: 'Title is required' }`. */
-function problemsOf(error: z.ZodError): { path: string; message: string }[] {
-  return error.issues.map((issue) => ({ path: issue.path.join('.') || '(body)', message: issue.message }));
 }

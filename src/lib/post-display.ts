@@ -8,12 +8,22 @@
 export const PLACEHOLDER_IMAGE = '/images/blog-placeholder.svg';
 
 /**
- * Display defaults for a post without an author or a category, shared by the public pages
- * and the back office's previews. The database now files every post under a category (its default is
- * "Uncategorized"); UNCATEGORIZED still names posts of snapshots read before that.
+ * Display default for a post without a category, shared by the public pages and the back office's previews.
+ * The database files every post under a category (its default is "Uncategorized"); UNCATEGORIZED names posts of
+ * snapshots read before that, and posts whose category still waits for review (not shown to visitors).
  */
-export const UNKNOWN_AUTHOR = 'Unknown Author';
 export const UNCATEGORIZED = 'Uncategorized';
+
+/**
+ * The name a post is credited to: its author's name, else the organization's. A post without an author (the
+ * writing tool's "No author (the organization)", an author whose profile is gone or has no name) is the
+ * organization's own post, so it is named as the organization, never as an unknown person. The one rule of
+ * every place that names a post's author: the post page's byline and author card, its Article JSON-LD, the RSS
+ * feed, search results, blog management's cards and the back office's previews.
+ */
+export function creditedName(authorName: string | null | undefined, organizationName: string): string {
+  return authorName?.trim() || organizationName.trim();
+}
 
 /** At most this many tags on a card. */
 export const CARD_TAG_LIMIT = 3;

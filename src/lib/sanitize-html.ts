@@ -134,3 +134,23 @@ const BLOCK_END = /<\/(?:p|h[1-6]|li|dt|dd|div|blockquote|pre|figcaption|td|th|t
 export function htmlToText(html: string): string {
   return sanitize(html.replace(BLOCK_END, '$& '), { allowedTags: [], allowedAttributes: {} }).replace(/\s+/g, ' ').trim();
 }
+
+/** Ends of the blocks that hold running text. */
+const TEXT_BLOCK_END = /<\/(?:p|li|dd|div|blockquote|td|section|article)\s*>/gi;
+/** Elements whose text is not running prose: headings, code, captions, tables, and what htmlToText drops. */
+const NOT_PROSE = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'figcaption', 'caption', 'table', 'script', 'style', 'textarea', 'option', 'noscript'];
+const BLOCK_MARK = '\u0001';
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' };
+
+/**
+ * The running text of some HTML as one string per block (paragraph, list item, quote...), in order: headings,
+ * code, captions and tables left out, tags dropped, entities decoded, whitespace collapsed, empty blocks gone.
+ * `<h2>Intro</h2><p>An article.</p><p>More.</p>` → `['An article.', 'More.']`.
+ */
+export function proseBlocks(html: string): string[] {
+  const text = sanitize(html.replace(TEXT_BLOCK_END, `$&${BLOCK_MARK}`), { allowedTags: [], allowedAttributes: {}, nonTextTags: NOT_PROSE });
+  return text
+    .split(BLOCK_MARK)
+    .map((block) => block.replace(/&(?:amp|lt|gt|quot|#39|nbsp);/g, (entity) => ENTITIES[entity] ?? entity).replace(/\s+/g, ' ').trim())
+    .filter((block) => block !== '');
+}

@@ -66,7 +66,11 @@ describe('a delivery with a valid token', () => {
     const response = await deliver(SCALE_PRO.token, zimmwriterPayload(slug));
     expect(response.status).toBe(201);
     postId = response.json?.post_id as string;
-    expect(response.json).toEqual({ post_id: postId, status: 'published', url: `https://scalepromarketing.com/blog/${slug}` });
+    expect(response.json).toEqual({
+      post_id: postId, status: 'published', url: `https://scalepromarketing.com/blog/${slug}`,
+      // "local seo" means the organization's "Local SEO": mapped there, not created.
+      category: { name: 'Local SEO', sent: 'local seo', mapped: true, created: false, needs_review: false },
+    });
 
     const post = must(await db.from('blog_posts').select('*, blog_categories(name)').eq('id', postId).single(), 'post');
     expect(post).toMatchObject({
@@ -280,6 +284,9 @@ describe('a refused delivery writes no post', () => {
     expect(response.status).toBe(422);
     const paths = (response.json?.details as { path: string }[]).map((problem) => problem.path);
     expect(paths).toEqual(expect.arrayContaining(['title', 'image_url', 'tags']));
+    // The message itself names each field and its problem, for a reader of only the message.
+    expect(response.json?.message).toMatch(/^Invalid payload: title: Title is required; /);
+    expect(response.json?.message).toMatch(/; image_url: Enter a full URL/);
   });
 
   it('answers 413 to a body over the limit, by Content-Length and by the bytes actually read', async () => {

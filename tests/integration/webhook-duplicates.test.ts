@@ -98,7 +98,11 @@ describe('a delivery that repeats an article', () => {
   it('keeps updating its own post when the same slug is delivered again', async () => {
     const again = await deliver({ title: original.title, html: original.html, slug: original.slug });
     expect(again.status).toBe(200);
-    expect(again.json).toEqual({ post_id: original.id, status: 'published', url: `https://scalepromarketing.com/blog/${original.slug}` });
+    expect(again.json).toEqual({
+      post_id: original.id, status: 'published', url: `https://scalepromarketing.com/blog/${original.slug}`,
+      // No category sent: the organization's default one.
+      category: { name: 'Uncategorized', sent: null, mapped: false, created: false, needs_review: false },
+    });
     expect(await postBySlug(original.slug)).toMatchObject({ status: 'published', duplicate_of: null });
   });
 

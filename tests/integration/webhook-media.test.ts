@@ -54,6 +54,12 @@ async function postOf(slug: string) {
   return must(await db.from('blog_posts').select('id, featured_media_id, featured_image_url').eq('organization_id', SCALE_PRO.id).eq('slug', slug).single(), 'post');
 }
 
+/** The newest delivery's image outcome for a slug ('stored', 'none', 'failed'). */
+async function imageOf(slug: string): Promise<string | null> {
+  const rows = must(await db.from('webhook_deliveries').select('image').eq('slug', slug).order('received_at', { ascending: false }).limit(1), 'delivery');
+  return rows[0]?.image ?? null;
+}
+
 async function noteOf(slug: string): Promise<string | null> {
   const rows = must(await db.from('webhook_deliveries').select('note').eq('slug', slug).order('received_at', { ascending: false }).limit(1), 'delivery');
   return rows[0]?.note ?? null;
@@ -102,6 +108,7 @@ describe('image_base64', () => {
     const file = must(await db.storage.from('media').download(media.storage_path), 'download');
     expect(Buffer.from(await file.arrayBuffer())).toEqual(png);
     expect(await noteOf(slug)).toBeNull();
+    expect(await imageOf(slug)).toBe('stored');
     const logged = must(await db.from('user_activity_logs').select('details').eq('action', 'media_uploaded').eq('resource_id', mediaId), 'log');
     expect(logged).toEqual([{ details: { file_name: `${slug}.png`, via: 'webhook' } }]);
   });
@@ -131,6 +138,7 @@ describe('image_base64', () => {
     expect((await deliver(payload(slug, { image_base64: data }))).status).toBe(201);
     expect((await postOf(slug)).featured_media_id).toBeNull();
     expect(await noteOf(slug)).toBe(note);
+    expect(await imageOf(slug)).toBe('failed');
     expect((await db.from('media').select('id', { count: 'exact', head: true }).eq('organization_id', SCALE_PRO.id)).count).toBe(before);
   });
 });

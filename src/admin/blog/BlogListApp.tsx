@@ -3,12 +3,14 @@ import { useState } from 'react';
 import {
   type AdminPost,
   deletePost,
+  isDelivered,
   isPublicPost,
   listPosts,
   POSTS_PAGE_SIZE,
   type StatusFilter,
 } from '../../lib/back-office/posts';
 import { isPostLive } from '../../lib/back-office/deploy-status';
+import { creditedName } from '../../lib/post-display';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { $deployFacts } from '../../stores/deploy-status';
 import { toast } from '../../stores/toast';
@@ -167,6 +169,11 @@ function PostCard({ post, access, onDelete }: { post: AdminPost; access: BackOff
                 Possible duplicate
               </Badge>
             )}
+            {isDelivered(post) && (
+              <Badge variant="info" data-testid="post-source" title="Delivered by ZimmWriter, the writing tool">
+                <span className="sr-only">Source: </span>ZimmWriter
+              </Badge>
+            )}
             {live === true && (
               <Badge variant="success" data-testid="post-live">
                 Live
@@ -191,7 +198,7 @@ function PostCard({ post, access, onDelete }: { post: AdminPost; access: BackOff
           </div>
           <div>
             <dt className="sr-only">Author</dt>
-            <dd>By {post.author?.full_name || 'Unknown'}</dd>
+            <dd>By {creditedName(post.author?.full_name, access.organization.name)}</dd>
           </div>
         </dl>
         {post.category && (

@@ -179,7 +179,9 @@ function PostEditor({ access, post, timeZone }: { access: BackOfficeAccess; post
             featuredImageUrl={form.featured_image_url}
             categoryName={categories.find((category) => category.id === categoryId)?.name ?? null}
             tags={form.tags}
-            authorName={post?.author?.full_name ?? (access.user.user_metadata?.full_name as string | undefined) ?? null}
+            // A saved post keeps its own credit (none: the organization's); a new one will be the signed-in member's.
+            authorName={post ? (post.author?.full_name ?? null) : ((access.user.user_metadata?.full_name as string | undefined) ?? null)}
+            organizationName={access.organization.name}
             date={post?.published_at ?? post?.created_at ?? null}
           />
         </Card>

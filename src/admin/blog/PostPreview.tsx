@@ -1,6 +1,7 @@
 import { memo, useState } from 'react';
 import PostArticle from '../../components/blog/PostArticle';
-import { UNCATEGORIZED, UNKNOWN_AUTHOR } from '../../lib/post-display';
+import { ledeOf } from '../../lib/excerpt';
+import { creditedName, UNCATEGORIZED } from '../../lib/post-display';
 import type { FeaturedMedia } from '../../lib/back-office/posts';
 import { mediaPublicUrl } from '../../lib/media-library';
 import { readingTimeMinutes } from '../../lib/reading-time';
@@ -18,7 +19,10 @@ export interface PostPreviewProps {
   /** Null for an uncategorized post. */
   categoryName: string | null;
   tags: readonly string[] | null;
+  /** The author's name; null or blank credits the post to the organization, as the public page does. */
   authorName: string | null;
+  /** The managed organization's name, which a post without a named author is credited to. */
+  organizationName: string;
   /** Date visitors will see: the publication time, else the creation time; null (a post not saved yet) shows today. */
   date: string | null;
 }
@@ -29,13 +33,13 @@ export interface PostPreviewProps {
  * link here: the back office knows the category's name, not its page's slug. Memoized: the editor re-renders
  * on every keystroke in any field (SEO, schedule, ...); this renders again only when one of its props changes.
  */
-function PostPreview({ title, excerpt, html, featuredMedia, featuredImageUrl, categoryName, tags, authorName, date }: PostPreviewProps) {
+function PostPreview({ title, excerpt, html, featuredMedia, featuredImageUrl, categoryName, tags, authorName, organizationName, date }: PostPreviewProps) {
   const [today] = useState(() => new Date().toISOString());
   return (
     <PostArticle
       post={{
         title: title.trim() || 'Untitled',
-        excerpt: excerpt ?? '',
+        excerpt: ledeOf(excerpt, html) ?? '',
         html,
         featuredImageUrl: featuredMedia ? mediaPublicUrl(featuredMedia.storage_path) : featuredImageUrl || null,
         categoryName: categoryName ?? UNCATEGORIZED,
@@ -43,7 +47,7 @@ function PostPreview({ title, excerpt, html, featuredMedia, featuredImageUrl, ca
         hasCategory: categoryName !== null,
         date: date ? new Date(date).toISOString() : today,
         readTime: readingTimeMinutes(html),
-        authorName: authorName?.trim() || UNKNOWN_AUTHOR,
+        authorName: creditedName(authorName, organizationName),
         tags: [...(tags ?? [])],
       }}
     />

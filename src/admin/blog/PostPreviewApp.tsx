@@ -52,6 +52,7 @@ function Preview({ access }: { access: BackOfficeAccess }) {
             categoryName={post.category?.name ?? null}
             tags={post.tags}
             authorName={post.author?.full_name ?? null}
+            organizationName={access.organization.name}
             date={post.published_at ?? post.created_at}
           />
         </div>

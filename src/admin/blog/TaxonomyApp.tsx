@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { createCategory, deleteCategory, listCategories, listTags, mergeCategories, renameCategory, renameTag, TaxonomyError, TAXONOMY_MESSAGES } from '../../lib/back-office/blog-taxonomy';
+import { approveCategory, createCategory, deleteCategory, listCategories, listTags, mergeCategories, renameCategory, renameTag, TaxonomyError, TAXONOMY_MESSAGES } from '../../lib/back-office/blog-taxonomy';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { toast } from '../../stores/toast';
 import { ButtonLink } from '../components/ui/Button';
@@ -73,6 +73,12 @@ function Taxonomy({ access }: { access: BackOfficeAccess }) {
               change(async () => `Category "${(await createCategory(supabaseBrowser(), organizationId, name)).name}" created`)
             }
             onEdit={setEditing}
+            onApprove={(category) =>
+              void change(async () => {
+                await approveCategory(supabaseBrowser(), category.id);
+                return `Category "${category.name}" approved: it is offered to visitors once it has a published post`;
+              })
+            }
           />
           <TagsCard access={access} tags={current?.tags ?? null} onEdit={(tag) => setEditing({ kind: 'tag', tag })} />
         </div>

@@ -8,7 +8,10 @@ import PostPicture from './PostPicture';
 /** What the article shows: the public page's post, the admin preview's and the editor's draft alike. */
 export interface PostArticleData {
   title: string;
-  /** Shown under the title when not blank. */
+  /**
+   * The lede shown under the title when not blank: a hand-written excerpt the body does not begin with
+   * (excerpt.ts's ledeOf, which the page and the previews apply before they get here).
+   */
   excerpt: string;
   /** Article HTML from anywhere: sanitized here, where it is rendered. */
   html: string;

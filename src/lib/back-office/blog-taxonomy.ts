@@ -17,6 +17,11 @@ export interface TaxonomyCategory {
   /** The organization's "Uncategorized": posts without a category land in it; it cannot be deleted. */
   is_default: boolean;
   post_count: number;
+  /**
+   * Created by a writing-tool delivery from a name that matched no category: visitors are not offered it until
+   * an editor approves it (approveCategory), renames it or merges it into another.
+   */
+  needs_review: boolean;
 }
 
 /** A tag of the organization, in the spelling first used, with how many posts carry it. */
@@ -89,7 +94,7 @@ export function tagName(input: string): string {
 export async function listCategories(client: SupabaseClient, organizationId: string): Promise<TaxonomyCategory[]> {
   const { data, error } = await client
     .from('blog_category_counts')
-    .select('id, name, slug, is_default, post_count')
+    .select('id, name, slug, is_default, post_count, needs_review')
     .eq('organization_id', organizationId)
     .order('is_default', { ascending: false })
     .order('name');
@@ -125,6 +130,16 @@ export async function renameCategory(client: SupabaseClient, categoryId: string,
   if (error) fail(error);
   if (!data?.length) throw new TaxonomyError(TAXONOMY_MESSAGES.categoryGone);
   return { name, slug };
+}
+
+/**
+ * Approves a category a delivery created: visitors are offered it from the next build on (the database
+ * requests it when the category has published posts, and logs the approval). Editors and admins only (RLS).
+ */
+export async function approveCategory(client: SupabaseClient, categoryId: string): Promise<void> {
+  const { data, error } = await client.from('blog_categories').update({ needs_review: false }).eq('id', categoryId).select('id');
+  if (error) fail(error);
+  if (!data?.length) throw new TaxonomyError(TAXONOMY_MESSAGES.categoryGone);
 }
 
 /** Merges the source category into the target; returns how many posts moved. */

@@ -49,6 +49,16 @@ export interface AdminPost {
   view_count: number;
   author: { full_name: string | null } | null;
   category: { name: string } | null;
+  /**
+   * The list only: one of the post's revisions saved by a writing-tool delivery (source 'webhook'), if any;
+   * the revision history is the record of who wrote a post, so this is what marks a delivered post.
+   */
+  deliveries?: { source: string }[];
+}
+
+/** Whether the writing tool delivered the post (at least one of its revisions came by the webhook). */
+export function isDelivered(post: Pick<AdminPost, 'deliveries'>): boolean {
+  return (post.deliveries?.length ?? 0) > 0;
 }
 
 /** What the editor shows of a post's featured image from the Media Library. */
@@ -84,8 +94,10 @@ export async function listPosts(
   const page = Math.max(1, options.page ?? 1);
   let query = client
     .from('blog_posts')
-    .select(POST_COLUMNS, { count: 'exact' })
-    .eq('organization_id', options.organizationId);
+    .select(`${POST_COLUMNS}, deliveries:blog_post_revisions(source)`, { count: 'exact' })
+    .eq('organization_id', options.organizationId)
+    .eq('deliveries.source', 'webhook')
+    .limit(1, { referencedTable: 'deliveries' });
   if (options.status && options.status !== 'all') query = query.eq('status', options.status);
   const term = options.search?.trim();
   if (term) {

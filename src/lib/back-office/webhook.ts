@@ -60,14 +60,28 @@ export interface WebhookDelivery {
   webhook_name: string | null;
   slug: string | null;
   error: string | null;
+  /** What the delivery log noted about a stored post (an image not taken, a possible duplicate). */
+  note: string | null;
+  /** The featured image: stored, none sent, or failed (the note says why); null for a refused or older delivery. */
+  image: DeliveryImage | null;
   post: { id: string; title: string } | null;
 }
+
+/** What happened to a delivery's featured image (webhook_deliveries.image). */
+export type DeliveryImage = 'stored' | 'none' | 'failed';
+
+/** The delivery log's words for an image outcome. */
+export const DELIVERY_IMAGE_LABELS: Record<DeliveryImage, string> = {
+  stored: 'Image stored',
+  none: 'No image sent',
+  failed: 'Image not stored',
+};
 
 /** The newest deliveries first (at most `limit`). */
 export async function listDeliveries(client: SupabaseClient, organizationId: string, limit = 20): Promise<WebhookDelivery[]> {
   const { data, error } = await client
     .from('webhook_deliveries')
-    .select('id, received_at, status_code, webhook_name, slug, error, post:blog_posts(id, title)')
+    .select('id, received_at, status_code, webhook_name, slug, error, note, image, post:blog_posts(id, title)')
     .eq('organization_id', organizationId)
     .order('received_at', { ascending: false })
     .limit(limit);
@@ -107,10 +121,19 @@ export interface WebhookTestPreview {
   slot?: string;
   /** The post a new one would likely repeat (it would be saved as a draft, marked). */
   duplicate_of?: { title: string; reason: string };
+  /**
+   * The category it would land in: `sent` the name in the payload, `mapped` when that name would be taken to
+   * mean this existing category, `created` when the delivery would create it, `needs_review` while visitors
+   * would not see it (an editor approves it in Categories & Tags).
+   */
+  category?: { name: string; sent: string | null; mapped: boolean; created: boolean; needs_review: boolean };
 }
 
-/** The outcome of a test delivery: what a delivery like it would do, or the function's answer text. */
-export type WebhookTestResult = { ok: true; preview: WebhookTestPreview } | { ok: false; text: string };
+/**
+ * The outcome of a test delivery: what a delivery like it would do, or the function's answer text with the
+ * refused fields (`problems`, empty when the refusal was not about a field).
+ */
+export type WebhookTestResult = { ok: true; preview: WebhookTestPreview } | { ok: false; text: string; problems: { path: string; message: string }[] };
 
 /** Sends a test delivery for the organization (nothing is published). Rejects only on a network failure. */
 export async function sendTestWebhook(client: SupabaseClient, organizationId: string, payload: WebhookPayloadInput): Promise<WebhookTestResult> {
@@ -123,10 +146,15 @@ export async function sendTestWebhook(client: SupabaseClient, organizationId: st
         action: preview.action, title: preview.title, status: String(preview.status), path: String(preview.path),
         ...(typeof preview.slot === 'string' ? { slot: preview.slot } : {}),
         ...(preview.duplicate_of ? { duplicate_of: { title: preview.duplicate_of.title, reason: preview.duplicate_of.reason } } : {}),
+        ...(preview.category ? { category: preview.category } : {}),
       },
     };
   }
-  return { ok: false, text: answerMessage(answer) || `HTTP ${answer.status}` };
+  const details = (answer.body as { details?: unknown } | null)?.details;
+  const problems = Array.isArray(details)
+    ? details.flatMap((d: { path?: unknown; message?: unknown }) => (typeof d?.path === 'string' && typeof d.message === 'string' ? [{ path: d.path, message: d.message }] : []))
+    : [];
+  return { ok: false, text: answerMessage(answer) || `HTTP ${answer.status}`, problems };
 }
 
 /**
@@ -135,7 +163,16 @@ export async function sendTestWebhook(client: SupabaseClient, organizationId: st
  * truthfully what a delivery like this one would do.
  */
 export function testDeliveryMessage(preview: WebhookTestPreview, timeZone?: string): { title: string; description: string } {
-  return { title: 'Webhook Test Successful!', description: `A delivery like this would ${testOutcome(preview, timeZone)}.` };
+  return { title: 'Webhook Test Successful!', description: `A delivery like this would ${testOutcome(preview, timeZone)}.${categoryOutcome(preview)}` };
+}
+
+/** Where the post would be filed, and whether the tool's category name was mapped or would wait for review. */
+function categoryOutcome({ category }: WebhookTestPreview): string {
+  if (!category) return '';
+  if (category.created) return ` Category: “${category.name}” is new: it would be created and held for review before visitors see it.`;
+  const mapped = category.mapped && category.sent ? ` (“${category.sent}” matched it)` : '';
+  const review = category.needs_review ? ', which still waits for review before visitors see it' : '';
+  return ` Category: “${category.name}”${mapped}${review}.`;
 }
 
 function testOutcome(preview: WebhookTestPreview, timeZone: string | undefined): string {

@@ -4,8 +4,10 @@
  * token. Then two steps:
  * 1. `prepareDelivery`, the JavaScript part: shape the body with post-content.ts (the author's Markdown or
  *    HTML kept, the sanitized HTML and reading time derived) and derive the slug. A payload with nothing
- *    left after sanitizing is refused here. A real delivery's featured image (image_base64, else image_url)
- *    is stored in the organization's Media Library (webhook-images.ts); a bad one is only noted.
+ *    left after sanitizing is refused here. The category name is mapped to the organization's category it
+ *    means (category-match.ts: case, spacing, punctuation, a small typo), so only a really new name creates
+ *    a category, which then waits for an editor's review. A real delivery's featured image (image_base64,
+ *    else image_url) is stored in the organization's Media Library (webhook-images.ts); a bad one is only noted.
  * 2. Postgres. A real delivery (`receiveDelivery`) makes ONE call, `receive_webhook_delivery`, which checks
  *    the token again, upserts the post, records the delivery and requests the rebuild in one transaction
  *    (one round trip keeps a delivery fast). The back office's test (`previewDelivery`) asks
@@ -14,6 +16,8 @@
  * Both take the same first step, so a test refuses exactly what a real delivery refuses.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
+import type { z } from 'zod';
+import { matchCategory } from '../category-match.ts';
 import { shapePostContent, type PostContent } from '../post-content.ts';
 import { postSlug, slugify } from '../slug.ts';
 import type { WebhookPayload } from '../../schemas/webhook.ts';
@@ -21,6 +25,24 @@ import { HttpError, InternalError } from './http.ts';
 import { buildAtOnce, quietWindowMs, sendRebuildBatches, type RequestedRebuild } from './rebuilds.ts';
 import type { FetchPolicy } from '../public-fetch.ts';
 import { deliveryImage } from './webhook-images.ts';
+
+/** A payload field a delivery refuses, and why: `{ path: 'title', message: 'Title is required' }`. */
+export type FieldProblem = { path: string; message: string };
+
+/**
+ * The 422 of a payload a delivery refuses. Its text names each field and its problem ("Invalid payload: title:
+ * Title is required"), so a person reading only the message (the test form, the tool's log) knows what to fix;
+ * `details` lists them for programs. The problems are the schema's own messages about the sent fields, never
+ * anything of the server.
+ */
+export function invalidPayload(problems: FieldProblem[]): DeliveryProblem {
+  return new DeliveryProblem(422, `Invalid payload: ${problems.map(({ path, message }) => `${path}: ${message}`).join('; ')}`, problems);
+}
+
+/** Zod's issues with a payload as field problems (the body itself is `(body)`). */
+export function payloadProblems(error: z.ZodError): FieldProblem[] {
+  return error.issues.map((issue) => ({ path: issue.path.join('.') || '(body)', message: issue.message }));
+}
 
 /**
  * Whose delivery it is: the webhook's token (checked again in the storing transaction, so a token rotated
@@ -39,7 +61,25 @@ export type Delivery = { payload: WebhookPayload } | { refused: DeliveryProblem;
  * The stored post: `created` is false when an earlier delivery with the same slug was updated;
  * `duplicate_of` names the post a new article likely repeats (it was then saved as a draft, marked).
  */
-export type DeliveredPost = { post_id: string; status: string; url: string; created: boolean; duplicate_of?: DuplicateOf };
+export type DeliveredPost = {
+  post_id: string;
+  status: string;
+  url: string;
+  created: boolean;
+  duplicate_of?: DuplicateOf;
+  category: DeliveredCategory;
+};
+
+/**
+ * The category a delivery's post landed in: `sent` is the name the tool sent (null: none, the default
+ * category); `mapped` when that name was taken to mean an existing category spelled otherwise; `created` when
+ * no category matched and the delivery created it; `needs_review` while the category waits for an editor's
+ * approval (visitors do not see it until then).
+ */
+export type DeliveredCategory = { name: string; sent: string | null; mapped: boolean; created: boolean; needs_review: boolean };
+
+/** The database's part of DeliveredCategory. */
+type StoredCategory = { name: string; created: boolean; needs_review: boolean };
 
 /** The post a delivery likely repeats, and why the gate thinks so ('same title', 'similar text, 87%'). */
 export type DuplicateOf = { post_id: string; title: string; url: string; reason: string };
@@ -73,7 +113,7 @@ type Received =
   | {
       found: true;
       organization: { slug: string; domain: string | null };
-      post?: { id: string; status: string; slug: string; created: boolean; duplicate_of: FoundDuplicate | null };
+      post?: { id: string; status: string; slug: string; created: boolean; duplicate_of: FoundDuplicate | null; category: StoredCategory };
       error?: string;
       reference?: string;
       rebuild?: RequestedRebuild | null;
@@ -98,8 +138,12 @@ export async function receiveDelivery(
   if ('payload' in delivery) {
     slug = deliverySlug(delivery.payload);
     try {
+      const organizationId = source.organizationId ?? ('token' in source ? await webhookOrganizationId(client, source.token) : null);
       post = (await prepareDelivery(delivery.payload)).fields;
-      post = { ...post, ...(await featuredImage(client, source, delivery.payload, slug, imagePolicy)) };
+      if (organizationId) {
+        post = await withMappedCategory(client, organizationId, post);
+        post = { ...post, ...(await featuredImage(client, organizationId, delivery.payload, slug, imagePolicy)) };
+      }
     } catch (error) {
       problem = error instanceof DeliveryProblem ? error : new InternalError(`preparing the post failed: ${(error as Error).message}`);
     }
@@ -126,8 +170,33 @@ export async function receiveDelivery(
       console.error(`webhook delivery (${org.slug}): rebuild: ${cause.message}`),
     );
   }
-  const { id, status, slug: storedSlug, created, duplicate_of: duplicate } = received.post;
-  return { post_id: id, status, url: postUrl(org, storedSlug), created, ...(duplicate ? { duplicate_of: duplicateOf(org, duplicate) } : {}) };
+  const { id, status, slug: storedSlug, created, duplicate_of: duplicate, category } = received.post;
+  return {
+    post_id: id,
+    status,
+    url: postUrl(org, storedSlug),
+    created,
+    ...(duplicate ? { duplicate_of: duplicateOf(org, duplicate) } : {}),
+    category: deliveredCategory(('payload' in delivery && delivery.payload.category) || null, category),
+  };
+}
+
+/** The stored category with what was sent: mapped when the tool's name differs from the category's. */
+function deliveredCategory(sent: string | null, { name, created, needs_review }: StoredCategory): DeliveredCategory {
+  return { name, sent, mapped: sent !== null && !created && name !== sent, created, needs_review };
+}
+
+/**
+ * The fields with the category name replaced by the name of the organization's category it means
+ * (category-match.ts), so the database files the post there; a name that means none is kept as sent (the
+ * database creates it, flagged for review). Throws InternalError when the categories cannot be read.
+ */
+async function withMappedCategory(client: SupabaseClient, organizationId: string, fields: PostFields): Promise<PostFields> {
+  if (!fields.p_category_name) return fields;
+  const { data, error } = await client.from('blog_categories').select('id, name').eq('organization_id', organizationId);
+  if (error) throw new InternalError(`reading the categories of ${organizationId} failed: ${error.message}`);
+  const match = matchCategory(fields.p_category_name, (data ?? []) as { id: string; name: string }[]);
+  return match ? { ...fields, p_category_name: match.category.name } : fields;
 }
 
 function duplicateOf(org: { domain: string | null }, found: FoundDuplicate): DuplicateOf {
@@ -140,16 +209,14 @@ function duplicateOf(org: { domain: string | null }, found: FoundDuplicate): Dup
  */
 async function featuredImage(
   client: SupabaseClient,
-  source: DeliverySource,
+  organizationId: string,
   payload: WebhookPayload,
   slug: string,
   policy: FetchPolicy | undefined,
-): Promise<Partial<Record<'p_featured_media_id' | 'p_note', string | null>>> {
-  if (!payload.image_base64 && !payload.image_url) return {};
-  const organizationId = source.organizationId ?? ('token' in source ? await webhookOrganizationId(client, source.token) : null);
-  if (!organizationId) return {};
+): Promise<Partial<Record<'p_featured_media_id' | 'p_note' | 'p_image', string | null>>> {
+  if (!payload.image_base64 && !payload.image_url) return { p_image: 'none' };
   const image = await deliveryImage(client, organizationId, payload, { slug, title: payload.title }, policy);
-  return { p_featured_media_id: image.mediaId, p_note: image.note };
+  return { p_featured_media_id: image.mediaId, p_note: image.note, p_image: image.mediaId ? 'stored' : 'failed' };
 }
 
 /**
@@ -159,7 +226,8 @@ async function featuredImage(
  * organization. Throws InternalError when the database cannot answer.
  */
 export async function previewDelivery(client: SupabaseClient, organizationId: string, payload: WebhookPayload): Promise<DeliveryPreview | null> {
-  const { slug, fields } = await prepareDelivery(payload);
+  const { slug, fields: prepared } = await prepareDelivery(payload);
+  const fields = await withMappedCategory(client, organizationId, prepared);
   const { data, error } = await client.rpc('preview_webhook_delivery', {
     p_organization_id: organizationId,
     p_slug: slug,
@@ -179,7 +247,7 @@ export async function previewDelivery(client: SupabaseClient, organizationId: st
     status: preview.status,
     path: `/blog/${slug}`,
     url: postUrl(preview.organization, slug),
-    category: preview.category,
+    category: deliveredCategory(payload.category ?? null, preview.category),
     queued: preview.queued,
     ...(preview.slot ? { slot: preview.slot } : {}),
     ...(preview.duplicate_of ? { duplicate_of: duplicateOf(preview.organization, preview.duplicate_of) } : {}),
@@ -205,8 +273,8 @@ export interface DeliveryPreview {
   /** The post's path on the site (/blog/{slug}) and its full address when the organization has a domain. */
   path: string;
   url: string;
-  /** The category it would land in; `created` when the delivery would create it. */
-  category: { name: string; created: boolean };
+  /** The category it would land in, as a delivery's answer says it. */
+  category: DeliveredCategory;
   /** The post an update would overwrite. */
   post_id?: string;
 }
@@ -223,7 +291,7 @@ type Previewed =
       queued: boolean;
       slot: string | null;
       duplicate_of: FoundDuplicate | null;
-      category: { name: string; created: boolean };
+      category: StoredCategory;
     };
 
 /** Where a post is read: on the organization's domain when it has one, else the site-relative path. */
@@ -281,7 +349,7 @@ async function articleContent(payload: WebhookPayload): Promise<PostContent> {
   const markdown = payload.markdown?.trim() ? payload.markdown : undefined;
   const body = await shapePostContent(markdown ?? payload.html ?? '', markdown !== undefined ? 'markdown' : 'html');
   const field = markdown !== undefined ? 'markdown' : 'html';
-  if (!body.content) throw new DeliveryProblem(422, 'Invalid payload', [{ path: field, message: 'No content is left after removing unsafe markup' }]);
+  if (!body.content) throw invalidPayload([{ path: field, message: 'No content is left after removing unsafe markup' }]);
   return body;
 }
 

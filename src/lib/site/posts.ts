@@ -23,16 +23,14 @@ import { readWithSnapshot } from './build-snapshot.ts';
 import { tagSlug } from '../blog-urls.ts';
 import type { Organization } from '../host-match.ts';
 import { getSiteOrganization } from './organizations.ts';
-import { PLACEHOLDER_IMAGE, type PostCardData, UNCATEGORIZED, UNKNOWN_AUTHOR } from '../post-display.ts';
+import { creditedName, PLACEHOLDER_IMAGE, type PostCardData, UNCATEGORIZED } from '../post-display.ts';
 import { readingTimeMinutes } from '../reading-time.ts';
-import { htmlToText, sanitizeArticleHtml } from '../sanitize-html.ts';
+import { ledeOf, postExcerpt } from '../excerpt.ts';
+import { sanitizeArticleHtml } from '../sanitize-html.ts';
 import { publicSupabaseConfig } from '../supabase-config.ts';
 import { mediaPublicUrl } from '../media-library.ts';
 
 type Env = Record<string, string | undefined>;
-
-/** Length of an excerpt made from the body when a post has none. */
-const EXCERPT_LENGTH = 160;
 
 export interface BlogCategory {
   id: string;
@@ -41,7 +39,10 @@ export interface BlogCategory {
   description: string | null;
 }
 
+/** Who a post is credited to: a member's author card, or the organization itself (creditedName's rule). */
 export interface BlogAuthor {
+  /** 'organization' for a post without a named author: structured data then says Organization, not Person. */
+  kind: 'person' | 'organization';
   name: string;
   title: string | null;
   bio: string | null;
@@ -54,8 +55,10 @@ export interface BlogPost {
   id: string;
   slug: string;
   title: string;
-  /** The post's excerpt, else the start of its text. */
+  /** The post's excerpt, else the automatic one from its running text (excerpt.ts). */
   excerpt: string;
+  /** The summary under the title: a hand-written excerpt the body does not begin with, else null (excerpt.ts). */
+  lede: string | null;
   /** Sanitized article HTML. */
   html: string;
   categoryId: string | null;
@@ -100,7 +103,11 @@ export interface Blog {
   organization: Organization;
   /** Newest first. */
   posts: BlogPost[];
-  /** By name; every category of the organization, with or without posts. */
+  /**
+   * The categories visitors are offered (pills, sidebar, category pages, sitemap), by name: those with at least
+   * one published post. A category still waiting for review is not read at all (readBlogRows): its posts show
+   * as uncategorized until an editor approves it.
+   */
   categories: BlogCategory[];
   redirects: BlogRedirect[];
   /** Old slugs of renamed or merged categories and the category slug each now leads to. */
@@ -118,39 +125,53 @@ export function toBlogCategory(row: CategoryRow): BlogCategory {
   return { id: row.id, name: row.name, slug: row.slug, description: row.description };
 }
 
-/** The author card; a missing or nameless profile becomes 'Unknown Author'. */
-export function toBlogAuthor(row: AuthorRow | undefined): BlogAuthor {
+/**
+ * The author card: the member's, or for a post without a named author (no profile, or a nameless one) the
+ * organization's, with what its settings say about it (the blog's description; its site's address).
+ */
+export function toBlogAuthor(row: AuthorRow | undefined, organization: Organization): BlogAuthor {
+  if (row?.full_name?.trim()) {
+    return {
+      kind: 'person',
+      name: creditedName(row.full_name, organization.name),
+      title: row.author_title ?? null,
+      bio: row.bio ?? null,
+      avatarUrl: row.avatar_url ?? null,
+      website: row.author_website ?? null,
+    };
+  }
   return {
-    name: row?.full_name?.trim() || UNKNOWN_AUTHOR,
-    title: row?.author_title ?? null,
-    bio: row?.bio ?? null,
-    avatarUrl: row?.avatar_url ?? null,
-    website: row?.author_website ?? null,
+    kind: 'organization',
+    name: creditedName(null, organization.name),
+    title: null,
+    bio: organization.settings.blog_description ?? null,
+    avatarUrl: null,
+    website: organization.domain ? `https://${organization.domain}` : null,
   };
 }
 
-function shorten(text: string, length: number): string {
-  if (text.length <= length) return text;
-  const cut = text.slice(0, length);
-  return `${cut.slice(0, cut.lastIndexOf(' ') > 0 ? cut.lastIndexOf(' ') : length).trimEnd()}…`;
-}
-
 /** A post row with its category and author looked up, the defaults applied and the body sanitized. */
-export function toBlogPost(row: PostRow, categories: ReadonlyMap<string, BlogCategory>, authors: ReadonlyMap<string, AuthorRow>): BlogPost {
+export function toBlogPost(
+  row: PostRow,
+  categories: ReadonlyMap<string, BlogCategory>,
+  authors: ReadonlyMap<string, AuthorRow>,
+  organization: Organization,
+): BlogPost {
   const category = (row.category_id && categories.get(row.category_id)) || null;
   const html = sanitizeArticleHtml(row.content);
-  const excerpt = row.excerpt?.trim() || shorten(htmlToText(html), EXCERPT_LENGTH);
+  const excerpt = postExcerpt(row.excerpt, html);
   const featuredImage = toFeaturedImage(row);
   return {
     id: row.id,
     slug: row.slug,
     title: row.title,
     excerpt,
+    lede: ledeOf(row.excerpt, html),
     html,
     categoryId: category?.id ?? null,
     category,
     categoryName: category?.name ?? UNCATEGORIZED,
-    author: toBlogAuthor(row.author_id ? authors.get(row.author_id) : undefined),
+    author: toBlogAuthor(row.author_id ? authors.get(row.author_id) : undefined, organization),
     tags: (row.tags ?? []).filter((tag) => tagSlug(tag) !== ''),
     featuredImage,
     image: featuredImage?.url ?? PLACEHOLDER_IMAGE,
@@ -174,12 +195,15 @@ export function toFeaturedImage(row: Pick<PostRow, 'featured_media' | 'featured_
 
 /** The rows of one organization's blog as display shapes: posts newest first, redirects to live posts only. */
 export function toBlog(rows: BlogRows): Blog {
-  const categories = rows.categories.map(toBlogCategory).sort((a, b) => a.name.localeCompare(b.name));
-  const categoryById = new Map(categories.map((category) => [category.id, category]));
+  const allCategories = rows.categories.map(toBlogCategory).sort((a, b) => a.name.localeCompare(b.name));
+  const categoryById = new Map(allCategories.map((category) => [category.id, category]));
   const authorById = new Map(rows.authors.map((author) => [author.id, author]));
   const posts = rows.posts
-    .map((row) => toBlogPost(row, categoryById, authorById))
+    .map((row) => toBlogPost(row, categoryById, authorById, rows.organization))
     .sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
+  // An empty category is a dead end ("Uncategorized 0"): not offered, no page built.
+  const used = new Set(posts.flatMap((post) => (post.category ? [post.category.id] : [])));
+  const categories = allCategories.filter((category) => used.has(category.id));
   const slugById = new Map(posts.map((post) => [post.id, post.slug]));
   const liveSlugs = new Set(slugById.values());
   const redirects = rows.redirects.flatMap(({ old_slug, post_id }) => {
@@ -346,7 +370,7 @@ export async function readBlogRows(organization: Organization, env: Env = proces
   const { url, anonKey } = publicSupabaseConfig(env);
   const client = createClient(url, anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
   const [categoryResult, posts, redirectResult, categoryRedirectResult] = await Promise.all([
-    client.from('blog_categories').select('id, name, slug, description').eq('organization_id', organization.id),
+    client.from('blog_categories').select('id, name, slug, description').eq('organization_id', organization.id).eq('needs_review', false),
     readPublishedPosts(client, url, organization.id, now.toISOString()),
     client.from('blog_post_redirects').select('old_slug, post_id').eq('organization_id', organization.id),
     client.from('blog_category_redirects').select('old_slug, category_id').eq('organization_id', organization.id),

@@ -14,7 +14,12 @@ export function articleJsonLd(post: BlogPost, organization: Organization, site: 
     image: [new URL(post.image, site).href],
     datePublished: post.date,
     dateModified: post.updatedAt,
-    author: { '@type': 'Person', name: post.author.name, ...(post.author.website ? { url: post.author.website } : {}) },
+    // A post credited to the organization (no named author) is the publisher's own: schema.org's author may be an Organization.
+    author: {
+      '@type': post.author.kind === 'organization' ? 'Organization' : 'Person',
+      name: post.author.name,
+      ...(post.author.website ? { url: post.author.website } : {}),
+    },
     publisher: { '@type': 'Organization', name: organization.name },
     mainEntityOfPage: { '@type': 'WebPage', '@id': url },
     articleSection: post.categoryName,

@@ -31,6 +31,7 @@ const PREVIEW: PostPreviewProps = {
   categoryName: 'SEO Strategies',
   tags: ['Google', 'SEO', '!!!'],
   authorName: 'Alex Morgan',
+  organizationName: 'Scale Pro Marketing',
   date: '2026-10-28T09:00:00.000Z',
 };
 
@@ -112,7 +113,8 @@ describe('PostPreview', () => {
     const bare = render(<PostPreview {...PREVIEW} title="" excerpt={null} categoryName={null} authorName="  " tags={null} />);
     expect(bare).toMatch(/<h1 [^>]*>Untitled<\/h1><div class="article-body/);
     expect(bare).toContain('<span class="rounded-full px-3 py-1 font-semibold bg-muted">Uncategorized</span>');
-    expect(bare).toContain('<span>By Unknown Author</span>');
+    // No named author: the organization's post, as on the public page.
+    expect(bare).toContain('<span>By Scale Pro Marketing</span>');
     expect(bare).not.toContain('aria-label="Tags"');
   });
 });

@@ -9,17 +9,23 @@ import type { BackOfficeAccess } from '../../use-back-office-access';
 import { plural } from './words';
 import type { Editing } from './TaxonomyDialogs';
 
-/** The categories with their posts and addresses, a form that adds one, and each one's rename, merge and delete. */
+/**
+ * The categories with their posts and addresses, a form that adds one, and each one's rename, merge and delete.
+ * A category a writing-tool delivery created waits for review, marked "Needs review": Approve offers it to
+ * visitors; Rename or Merge into… fix a misspelt one.
+ */
 export function CategoriesCard({
   access,
   categories,
   onCreate,
   onEdit,
+  onApprove,
 }: {
   access: BackOfficeAccess;
   categories: TaxonomyCategory[] | null;
   onCreate: (name: string) => Promise<boolean>;
   onEdit: (editing: Editing) => void;
+  onApprove: (category: TaxonomyCategory) => void;
 }) {
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
@@ -58,13 +64,26 @@ export function CategoriesCard({
                       Default
                     </Badge>
                   )}
+                  {category.needs_review && (
+                    <Badge variant="warning" className="ml-2" data-testid="needs-review">
+                      Needs review
+                    </Badge>
+                  )}
                 </p>
                 <p className="text-xs break-words text-muted-foreground">
                   /blog/category/{category.slug} · {plural(category.post_count, 'post')}
                 </p>
+                {category.needs_review && (
+                  <p className="text-xs text-muted-foreground">Created by ZimmWriter from a name no category matched. Visitors don't see it until it is approved.</p>
+                )}
               </div>
               {access.canEdit && (
                 <div className="flex shrink-0 flex-wrap gap-1">
+                  {category.needs_review && (
+                    <Button size="sm" onClick={() => onApprove(category)}>
+                      Approve<span className="sr-only"> {category.name}</span>
+                    </Button>
+                  )}
                   <Button size="sm" variant="outline" onClick={() => onEdit({ kind: 'rename', category })} aria-label={`Rename ${category.name}`}>
                     Rename
                   </Button>

@@ -1,4 +1,4 @@
-import { listDeliveries } from '../../../lib/back-office/webhook';
+import { DELIVERY_IMAGE_LABELS, listDeliveries } from '../../../lib/back-office/webhook';
 import { supabaseBrowser } from '../../../lib/back-office/supabase-browser';
 import { Badge } from '../../components/ui/Badge';
 import { Button } from '../../components/ui/Button';
@@ -8,7 +8,10 @@ import { RelativeTime } from '../../components/ui/RelativeTime';
 import { Skeleton } from '../../components/ui/Skeleton';
 import { useLoad } from '../../use-load';
 
-/** Recent Deliveries: what the webhook received, newest first, with the status code and the error. */
+/**
+ * Recent Deliveries: what the webhook received, newest first, with the status code, the post it stored (a link
+ * to its editor), what became of its featured image, and the error or note.
+ */
 export function DeliveriesCard({ organizationId }: { organizationId: string }) {
   const client = supabaseBrowser();
   const deliveries = useLoad(() => listDeliveries(client, organizationId), [client, organizationId]);
@@ -25,12 +28,24 @@ export function DeliveriesCard({ organizationId }: { organizationId: string }) {
             {deliveries.value.map((d) => (
               <li key={d.id} className="flex flex-wrap items-center gap-3 py-2 text-sm">
                 <Badge variant={d.status_code < 300 ? 'success' : 'destructive'}>{d.status_code}</Badge>
-                <span className="font-medium">{d.post?.title ?? d.slug ?? 'No post'}</span>
+                {d.post ? (
+                  <a href={`/admin/blog/edit/${d.post.id}`} className="font-medium text-primary hover:underline">
+                    {d.post.title}
+                  </a>
+                ) : (
+                  <span className="font-medium">{d.slug ?? 'No post'}</span>
+                )}
                 {d.webhook_name && <span className="text-muted-foreground">from “{d.webhook_name}”</span>}
-                {d.error && <span className="text-red-700">{d.error}</span>}
+                {d.image && (
+                  <Badge variant={d.image === 'stored' ? 'info' : d.image === 'failed' ? 'warning' : 'neutral'} data-image={d.image}>
+                    {DELIVERY_IMAGE_LABELS[d.image]}
+                  </Badge>
+                )}
+                {d.error && <span className="text-red-700 dark:text-red-400">{d.error}</span>}
                 <span className="ml-auto text-muted-foreground">
                   <RelativeTime date={d.received_at} />
                 </span>
+                {d.note && <span className="w-full text-muted-foreground">{d.note}</span>}
               </li>
             ))}
           </ul>

@@ -76,8 +76,8 @@ describe('processRemotePicture', () => {
 describe('cardWithPicture', () => {
   it('shows the placeholder, and names no remote URL, when the featured image cannot be processed', async () => {
     const post = {
-      id: 'p1', slug: 'a', title: 'A', excerpt: '', html: '', categoryId: null, category: null, categoryName: 'Uncategorized',
-      author: { name: 'Ann Lee', title: null, bio: null, avatarUrl: null, website: null }, tags: [],
+      id: 'p1', slug: 'a', title: 'A', excerpt: '', lede: null, html: '', categoryId: null, category: null, categoryName: 'Uncategorized',
+      author: { kind: 'person', name: 'Ann Lee', title: null, bio: null, avatarUrl: null, website: null }, tags: [],
       image: `${base}/missing.jpg`, hasFeaturedImage: true, featuredImage: { url: `${base}/missing.jpg`, alt: '', width: null, height: null },
       readTime: 1, date: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', metaTitle: 'A', metaDescription: '',
     } satisfies BlogPost;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BlogRowsSchema, type AuthorRow, type BlogRows, type PostRow } from '../../../../src/schemas/blog.ts';
-import { PLACEHOLDER_IMAGE, UNCATEGORIZED, UNKNOWN_AUTHOR } from '../../../../src/lib/post-display.ts';
+import { PLACEHOLDER_IMAGE, UNCATEGORIZED } from '../../../../src/lib/post-display.ts';
+import type { Organization } from '../../../../src/lib/host-match.ts';
 import { mediaPublicUrl } from '../../../../src/lib/media-library.ts';
 import {
   postsInCategory,
@@ -47,10 +48,26 @@ function row(overrides: Partial<PostRow> = {}): PostRow {
 
 const categories = new Map([[category.id, category]]);
 const authors = new Map([[author.id, author]]);
+const organization: Organization = {
+  id: '10000000-0000-4000-8000-000000000001',
+  name: 'Scale Pro Marketing',
+  slug: 'scale-pro',
+  domain: 'scalepro.test',
+  settings: { blog_description: 'Marketing that brings customers.' },
+};
+/** The card of a post credited to the organization. */
+const organizationAuthor = {
+  kind: 'organization',
+  name: 'Scale Pro Marketing',
+  title: null,
+  bio: 'Marketing that brings customers.',
+  avatarUrl: null,
+  website: 'https://scalepro.test',
+};
 
 describe('toBlogPost', () => {
   it('joins the category and author and keeps the stored values', () => {
-    const post = toBlogPost(row(), categories, authors);
+    const post = toBlogPost(row(), categories, authors, organization);
     expect(post).toMatchObject({
       categoryName: 'SEO Strategies',
       category,
@@ -65,8 +82,8 @@ describe('toBlogPost', () => {
   });
 
   it.each<[string, Partial<PostRow>, (post: ReturnType<typeof toBlogPost>) => unknown, unknown]>([
-    ['author without a profile → Unknown Author', { author_id: null }, (p) => p.author.name, UNKNOWN_AUTHOR],
-    ['author not readable → Unknown Author', { author_id: '20000000-0000-4000-8000-000000000009' }, (p) => p.author.name, UNKNOWN_AUTHOR],
+    ['no author (credited to the organization) → the organization', { author_id: null }, (p) => p.author, organizationAuthor],
+    ['author not readable → the organization', { author_id: '20000000-0000-4000-8000-000000000009' }, (p) => p.author, organizationAuthor],
     ['no category → Uncategorized', { category_id: null }, (p) => p.categoryName, UNCATEGORIZED],
     ['unknown category → Uncategorized', { category_id: '30000000-0000-4000-8000-100000000009' }, (p) => [p.categoryName, p.category], [UNCATEGORIZED, null]],
     ['no image → placeholder', { featured_image_url: null }, (p) => [p.image, p.hasFeaturedImage], [PLACEHOLDER_IMAGE, false]],
@@ -74,28 +91,38 @@ describe('toBlogPost', () => {
     ['no published_at → created_at', { published_at: null }, (p) => p.date, '2026-10-01T00:00:00.000Z'],
     ['no tags → none', { tags: null }, (p) => p.tags, []],
     ['tags without letters or digits are dropped', { tags: ['SEO', '!!!'] }, (p) => p.tags, ['SEO']],
-    ['no excerpt → start of the text', { excerpt: null, content: '<h2>Intro</h2><p>First words.</p>' }, (p) => p.excerpt, 'Intro First words.'],
+    ['no excerpt → the running text, never a heading', { excerpt: null, content: '<h2>Intro</h2><p>First words.</p>' }, (p) => p.excerpt, 'First words.'],
+    ['no excerpt → no lede under the title (it is the body’s beginning)', { excerpt: null }, (p) => p.lede, null],
+    ['a hand-written excerpt the body does not begin with → the lede', { excerpt: 'The excerpt.' }, (p) => p.lede, 'The excerpt.'],
+    ['a hand-written excerpt that is the first paragraph → no lede', { excerpt: 'First words.', content: '<p>First words.</p><p>More.</p>' }, (p) => p.lede, null],
     ['meta fields win when set', { meta_title: 'Meta T', meta_description: 'Meta D' }, (p) => [p.metaTitle, p.metaDescription], ['Meta T', 'Meta D']],
   ])('%s', (_, overrides, pick, expected) => {
-    expect(pick(toBlogPost(row(overrides), categories, authors))).toEqual(expected);
+    expect(pick(toBlogPost(row(overrides), categories, authors, organization))).toEqual(expected);
   });
 
   it('shortens a long derived excerpt at a word boundary', () => {
-    const post = toBlogPost(row({ excerpt: '  ', content: `<p>${'word '.repeat(60)}</p>` }), categories, authors);
+    const post = toBlogPost(row({ excerpt: '  ', content: `<p>${'word '.repeat(60)}</p>` }), categories, authors, organization);
     expect(post.excerpt.length).toBeLessThanOrEqual(161);
     expect(post.excerpt).toMatch(/word…$/);
   });
 
   it('sanitizes the body again at build time', () => {
-    const post = toBlogPost(row({ content: '<p onclick="x()">Hi<script>alert(1)</script></p><iframe src="https://evil.test/"></iframe>' }), categories, authors);
+    const post = toBlogPost(row({ content: '<p onclick="x()">Hi<script>alert(1)</script></p><iframe src="https://evil.test/"></iframe>' }), categories, authors, organization);
     expect(post.html).toBe('<p>Hi</p>');
   });
 });
 
 describe('toBlogAuthor', () => {
-  it('falls back to Unknown Author for a blank name', () => {
-    expect(toBlogAuthor({ ...author, full_name: '  ' }).name).toBe(UNKNOWN_AUTHOR);
-    expect(toBlogAuthor(undefined)).toEqual({ name: UNKNOWN_AUTHOR, title: null, bio: null, avatarUrl: null, website: null });
+  it("is the member's card when the profile has a name", () => {
+    expect(toBlogAuthor(author, organization)).toEqual({
+      kind: 'person', name: 'Alex Morgan', title: 'Founder', bio: 'Helps businesses grow.', avatarUrl: 'https://images.unsplash.com/photo-1', website: null,
+    });
+  });
+
+  it("credits the organization, with its settings' description and its site, for a nameless or missing profile", () => {
+    expect(toBlogAuthor({ ...author, full_name: '  ' }, organization)).toEqual(organizationAuthor);
+    expect(toBlogAuthor(undefined, organization)).toEqual(organizationAuthor);
+    expect(toBlogAuthor(undefined, { ...organization, domain: null, settings: {} })).toEqual({ ...organizationAuthor, bio: null, website: null });
   });
 });
 
@@ -105,8 +132,10 @@ describe('toBlog', () => {
     categories: [
       { id: '30000000-0000-4000-8000-100000000002', name: 'Local SEO', slug: 'local-seo', description: null },
       { ...category },
+      { id: '30000000-0000-4000-8000-100000000003', name: 'Empty', slug: 'empty', description: null },
     ],
     posts: [
+      row({ id: '40000000-0000-4000-8000-000000000003', slug: 'local', published_at: '2025-12-01T00:00:00Z', category_id: '30000000-0000-4000-8000-100000000002', tags: [] }),
       row({ id: '40000000-0000-4000-8000-000000000001', slug: 'older', published_at: '2026-01-01T00:00:00Z' }),
       row({ id: '40000000-0000-4000-8000-000000000002', slug: 'newer', published_at: '2026-02-01T00:00:00Z', tags: ['seo', 'Maps'] }),
     ],
@@ -120,13 +149,19 @@ describe('toBlog', () => {
       { old_slug: 'maps', category_id: '30000000-0000-4000-8000-100000000002' },
       { old_slug: 'deleted-target', category_id: '30000000-0000-4000-8000-100000000009' },
       { old_slug: 'seo-strategies', category_id: '30000000-0000-4000-8000-100000000002' },
+      { old_slug: 'nothing-here', category_id: '30000000-0000-4000-8000-100000000003' },
     ],
   };
   const blog = toBlog(rows);
 
   it('orders posts newest first and categories by name', () => {
-    expect(blog.posts.map((p) => p.slug)).toEqual(['newer', 'older']);
+    expect(blog.posts.map((p) => p.slug)).toEqual(['newer', 'older', 'local']);
     expect(blog.categories.map((c) => c.slug)).toEqual(['local-seo', 'seo-strategies']);
+  });
+
+  it('offers no category without a published post: no pill, sidebar entry or page, and no redirect to one', () => {
+    expect(blog.categories.map((c) => c.slug)).not.toContain('empty');
+    expect(blog.categoryRedirects.map((r) => r.slug)).not.toContain('empty');
   });
 
   it('keeps redirects only to posts it shows and never over a live slug', () => {
@@ -145,7 +180,7 @@ describe('toBlog', () => {
 
   it('selects posts by category and tag slug', () => {
     expect(postsInCategory(blog.posts, 'seo-strategies')).toHaveLength(2);
-    expect(postsInCategory(blog.posts, 'local-seo')).toEqual([]);
+    expect(postsInCategory(blog.posts, 'local-seo').map((p) => p.slug)).toEqual(['local']);
     expect(postsWithTag(blog.posts, 'google-ads').map((p) => p.slug)).toEqual(['older']);
     expect(postsWithTag(blog.posts, 'seo').map((p) => p.slug)).toEqual(['newer', 'older']);
   });

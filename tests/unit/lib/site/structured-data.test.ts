@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { toBlogPost } from '../../../../src/lib/site/posts.ts';
 import { articleJsonLd } from '../../../../src/lib/site/structured-data.ts';
 
+const organization = { id: 'o', name: 'Scale Pro Marketing', slug: 'scale-pro', domain: null, settings: {} };
 const post = toBlogPost(
   {
     id: '40000000-0000-4000-8000-000000000001',
@@ -22,11 +23,11 @@ const post = toBlogPost(
   },
   new Map(),
   new Map(),
+  organization,
 );
 
 describe('articleJsonLd', () => {
   it('describes the post as a schema.org Article with absolute URLs', () => {
-    const organization = { id: 'o', name: 'Scale Pro Marketing', slug: 'scale-pro', domain: null, settings: {} };
     expect(articleJsonLd(post, organization, 'https://example.com')).toEqual({
       '@context': 'https://schema.org',
       '@type': 'Article',
@@ -35,7 +36,8 @@ describe('articleJsonLd', () => {
       image: ['https://example.com/images/blog-placeholder.svg'],
       datePublished: '2026-10-28T14:00:00.000Z',
       dateModified: '2026-10-29T00:00:00.000Z',
-      author: { '@type': 'Person', name: 'Unknown Author' },
+      // No author: the organization's own post, named as the Organization it is.
+      author: { '@type': 'Organization', name: 'Scale Pro Marketing' },
       publisher: { '@type': 'Organization', name: 'Scale Pro Marketing' },
       mainEntityOfPage: { '@type': 'WebPage', '@id': 'https://example.com/blog/a-post' },
       articleSection: 'Uncategorized',
