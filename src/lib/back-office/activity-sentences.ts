@@ -206,6 +206,7 @@ const SENTENCES: Record<string, (s: Sentence, action: string) => string> = {
   post_restored: (s) => `${s.actor} restored ${s.post}`,
   post_deleted: (s) => `${s.actor} deleted ${s.post}`,
   category_created: (s) => `${s.actor} created the blog category ${s.quoted('name', 'a category')}`,
+  category_approved: (s) => `${s.actor} approved the blog category ${s.quoted('name', 'a category')} for visitors`,
   category_renamed: (s) => `${s.actor} renamed the blog category ${s.quoted('old_name', 'a category')} to ${s.quoted('new_name', 'a new name')}`,
   categories_merged: (s) =>
     `${s.actor} merged the blog category ${s.quoted('from_name', 'a category')} into ${s.quoted('to_name', 'another')}${s.postCount('moved')}`,

@@ -33,6 +33,7 @@ describe('activitySentence', () => {
     ['post_deleted', post, 'Alex Morgan deleted the post "Hello World"'],
     ['categories_changed', {}, 'Alex Morgan changed the blog categories'],
     ['category_created', { resource_type: 'blog_category', details: { name: 'Local SEO', slug: 'local-seo' } }, 'Alex Morgan created the blog category "Local SEO"'],
+    ['category_approved', { resource_type: 'blog_category', details: { name: 'Drone Photography', slug: 'drone-photography' } }, 'Alex Morgan approved the blog category "Drone Photography" for visitors'],
     ['category_renamed', { details: { old_name: 'Seo Tips', new_name: 'SEO Tips', old_slug: 'seo-tips', new_slug: 'seo-tips', post_count: 3 } }, 'Alex Morgan renamed the blog category "Seo Tips" to "SEO Tips"'],
     ['categories_merged', { details: { from_name: 'Seo Tips', to_name: 'SEO Strategies', post_count: 1 } }, 'Alex Morgan merged the blog category "Seo Tips" into "SEO Strategies" (1 post moved)'],
     ['category_deleted', { details: { name: 'Old News', post_count: 2 } }, 'Alex Morgan deleted the blog category "Old News" (2 posts moved to Uncategorized)'],

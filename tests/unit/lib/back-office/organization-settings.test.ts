@@ -104,6 +104,16 @@ describe('the webhook test message says what a delivery would do', () => {
     ['a new published post', { action: 'create', title: 'T', status: 'published', path: '/blog/t' }, 'A delivery like this would create a new post “T” (published).'],
     ['a new draft', { action: 'create', title: 'T', status: 'draft', path: '/blog/t' }, 'A delivery like this would create a new post “T” (draft).'],
     ['an update', { action: 'update', title: 'Old title', status: 'published', path: '/blog/old-title' }, 'A delivery like this would update “Old title” (/blog/old-title).'],
+    [
+      'a category name mapped to an existing one',
+      { action: 'create', title: 'T', status: 'published', path: '/blog/t', category: { name: 'Local SEO', sent: 'local seo', mapped: true, created: false, needs_review: false } },
+      'A delivery like this would create a new post “T” (published). Category: “Local SEO” (“local seo” matched it).',
+    ],
+    [
+      'a new category held for review',
+      { action: 'create', title: 'T', status: 'published', path: '/blog/t', category: { name: 'Drones', sent: 'Drones', mapped: false, created: true, needs_review: true } },
+      'A delivery like this would create a new post “T” (published). Category: “Drones” is new: it would be created and held for review before visitors see it.',
+    ],
   ];
   it.each(cases)('%s', (_name, preview, description) => {
     expect(testDeliveryMessage(preview)).toEqual({ title: 'Webhook Test Successful!', description });
