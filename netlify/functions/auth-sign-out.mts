@@ -5,15 +5,16 @@ import { HttpError, readJson } from '../../src/lib/server/http.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 import { endSession } from '../../src/lib/server/sign-in.ts';
 import { AUTH_REQUEST_MAX_BYTES, SignOutSchema } from '../../src/schemas/auth.ts';
+import { withBackend } from '../../src/lib/server/backend.ts';
 
 /**
  * POST /api/auth/sign-out `{ access_token }`: ends the session the token belongs to, for a browser that was
  * handed a session (sign-in, invitation) and could not take it up, so no session is left open that nobody
  * holds. Same origin as the sign-in, so it works when the browser cannot reach Supabase Auth itself. 204
  * whether or not the session was still open (a token ends only its own session: nothing to learn, nothing to
- * gain); 400 malformed; 413 over 10 KB; 500 Auth unreachable.
+ * gain); 400 malformed; 413 over 10 KB; 503 with Retry-After while the backend is out of reach.
  */
-export default async (req: Request) => {
+export default withBackend(async (req: Request) => {
   try {
     const body = SignOutSchema.safeParse(await readJson(req, { maxBytes: AUTH_REQUEST_MAX_BYTES }));
     if (!body.success) {
@@ -26,6 +27,6 @@ export default async (req: Request) => {
     console.error('sign-out failed:', error instanceof Error ? error.message : String(error));
     return noticeResponse(500, AUTH_MESSAGES.authError);
   }
-};
+});
 
 export const config: Config = { path: '/api/auth/sign-out', method: 'POST' };

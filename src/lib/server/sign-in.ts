@@ -6,7 +6,8 @@
  * taken straight from Supabase Auth's token endpoint reads nothing. The browser adopts the returned session
  * with `auth.setSession`.
  */
-import { createClient, isAuthApiError, type Session, type SupabaseClient } from '@supabase/supabase-js';
+import { isAuthApiError, type Session, type SupabaseClient } from '@supabase/supabase-js';
+import { backendClient } from './backend.ts';
 import { beginAttempt, finishAttempt, type ClientInfo, type SignInVerdict } from './login-attempts.ts';
 
 /** What a sign-in came to. */
@@ -73,10 +74,7 @@ export async function passwordSession(
   const headers: Record<string, string> = {};
   if (client.ip) headers['x-forwarded-for'] = client.ip;
   if (client.userAgent) headers['user-agent'] = client.userAgent;
-  const anon = createClient(auth.url, auth.anonKey, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    global: { headers },
-  });
+  const anon = backendClient(auth.url, auth.anonKey, headers);
   const { data, error } = await anon.auth.signInWithPassword(credentials);
   if (error) {
     if (isAuthApiError(error) && error.status >= 400 && error.status < 500) return null;
