@@ -1,14 +1,19 @@
 /**
  * The production-like site the `pages`, `admin` and `webhook` areas measure: a separate local backend instance with the
  * project's migrations and seed (ports BENCH_API_PORT + 40 / BENCH_DB_PORT + 40, default 55561 / 55562), and
- * `netlify serve --offline`, which builds the site against it into `dist/` (as `npm run serve` does) and
- * serves it with the functions (BENCH_SERVE_PORT, default 55898; functions on the next port, the static
- * server on BENCH_STATIC_PORT, default 55300).
+ * `netlify serve --offline`, which builds the site against it (as `npm run serve` does) and serves it with the
+ * functions (BENCH_SERVE_PORT, default 55898; functions on the next port, the static server on
+ * BENCH_STATIC_PORT, default 55300).
+ *
+ * The site is built and served from a copy of the project in a temporary folder (the working tree's files,
+ * node_modules linked), never from the project itself: a `npm run serve` running beside the benchmark keeps
+ * its own `dist/`, `.netlify/` and `.data/`. (Built in place, the bench's backend URL would land in the
+ * served site's pages, and its sign-in would then break on the Content-Security-Policy.)
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { LOCAL_SUPABASE } from '../src/lib/server/service-config.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -31,6 +36,27 @@ const cli = (dataDir: string, ...args: string[]) => {
   const run = spawnSync(process.execPath, [join(ROOT, 'supabase/local/cli.ts'), ...args, '--data-dir', dataDir], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`local backend ${args[0]} failed: ${run.stderr}${run.stdout}`);
 };
+
+/**
+ * A copy of the project as the working tree has it (tracked files and new ones git does not ignore, so
+ * uncommitted changes are measured too), with the project's node_modules linked; answers its folder.
+ */
+export function projectCopy(): string {
+  const copy = mkdtempSync(join(tmpdir(), 'bench-project-'));
+  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' });
+  if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
+  for (const file of listed.stdout.split('\0').filter(Boolean)) {
+    // A tracked file deleted in the working tree is skipped, as a build would not see it.
+    try {
+      mkdirSync(dirname(join(copy, file)), { recursive: true });
+      cpSync(join(ROOT, file), join(copy, file));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+  return copy;
+}
 
 /** Polls until the server answers `/` with 200 (the build runs first), or the server exits. */
 async function waitUntilServing(baseUrl: string, exited: () => string | undefined, timeoutMs = 600_000): Promise<void> {
@@ -78,9 +104,10 @@ export async function withServedSite<T>(measure: (site: ServedSite) => Promise<T
   const env = { ...process.env, ...functionEnv, BROWSER: 'none' };
   const args = ['--offline', '--port', String(servePort), '--functions-port', String(servePort + 1), '--staticServerPort', String(staticPort)];
   // Its own process group, so stopping it also stops the build and the servers it started.
+  const project = projectCopy();
   const server = asNpmRunServe
-    ? spawn(process.execPath, [join(ROOT, 'netlify/local/cli.ts'), 'serve', ...args], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(join(ROOT, 'node_modules/.bin/netlify'), ['serve', ...args], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    ? spawn(process.execPath, [join(project, 'netlify/local/cli.ts'), 'serve', ...args], { cwd: project, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(join(project, 'node_modules/.bin/netlify'), ['serve', ...args], { cwd: project, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   let exit: string | undefined;
   server.stdout.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
@@ -88,15 +115,21 @@ export async function withServedSite<T>(measure: (site: ServedSite) => Promise<T
   server.on('exit', (code) => (exit = `netlify serve exited ${code}: ${output}`));
   try {
     await waitUntilServing(baseUrl, () => exit);
-    return await measure({ baseUrl, dist: join(ROOT, 'dist'), apiUrl, dbUrl: `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres`, functionEnv });
+    return await measure({ baseUrl, dist: join(project, 'dist'), apiUrl, dbUrl: `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres`, functionEnv });
   } finally {
     try {
-      if (exit === undefined) process.kill(-server.pid!, 'SIGTERM');
+      if (exit === undefined) {
+        // Waited for, so that nothing still writes into the copy when it is removed.
+        const stopped = new Promise((done) => server.once('exit', done));
+        process.kill(-server.pid!, 'SIGTERM');
+        await Promise.race([stopped, new Promise((done) => setTimeout(done, 20_000))]);
+      }
     } finally {
       try {
         cli(dataDir, 'stop');
       } finally {
         rmSync(dataDir, { recursive: true, force: true });
+        rmSync(project, { recursive: true, force: true });
       }
     }
   }

@@ -6,6 +6,7 @@ import { AUTH_REQUEST_MAX_BYTES, SignInSchema } from '../../src/schemas/auth.ts'
 import { answerNoSoonerThan, authEndpoint, lockedOutResponse, noticeResponse } from '../../src/lib/server/auth-responses.ts';
 import { HttpError, readJson } from '../../src/lib/server/http.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
+import { withBackend } from '../../src/lib/server/backend.ts';
 
 /** Every refusal takes at least this long, longer than a password check, so timing reveals no account. */
 export const REFUSAL_FLOOR_MS = 400;
@@ -14,9 +15,10 @@ export const REFUSAL_FLOOR_MS = 400;
  * POST /api/auth/sign-in `{ email, password }`: sign-in with attempt recording and lockout. 200 `{ session }`
  * for an active account with an active membership (the browser picks the landing page from the role); 403
  * `{ title, message }` for a deactivated account or one without an active membership (the session is ended);
- * 401 bad credentials; 429 locked out; 400 malformed; 413 over 10 KB; 500 Auth unreachable.
+ * 401 bad credentials; 429 locked out; 400 malformed; 413 over 10 KB; 503 with Retry-After while the backend is
+ * out of reach (withBackend); 500 another failure.
  */
-export default async (req: Request, context?: Pick<Context, 'ip'>) => {
+export default withBackend(async (req: Request, context?: Pick<Context, 'ip'>) => {
   const startedAt = Date.now();
   try {
     const body = SignInSchema.safeParse(await readJson(req, { maxBytes: AUTH_REQUEST_MAX_BYTES }));
@@ -46,6 +48,6 @@ export default async (req: Request, context?: Pick<Context, 'ip'>) => {
     console.error('sign-in failed:', error instanceof Error ? error.message : String(error));
     return noticeResponse(500, AUTH_MESSAGES.authError);
   }
-};
+});
 
 export const config: Config = { path: '/api/auth/sign-in', method: 'POST' };

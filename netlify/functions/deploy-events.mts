@@ -3,6 +3,7 @@ import { assertFresh, deployEvent, DeployNotificationSchema, verifyDeployNotific
 import { HttpError, message, readText, serverError } from '../../src/lib/server/http.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 import { siteOrganizationId } from '../../src/lib/server/site-organization.ts';
+import { withBackend } from '../../src/lib/server/backend.ts';
 
 /** A deploy notification is a few kilobytes; anything much larger is not one. */
 const MAX_BODY_BYTES = 256_000;
@@ -15,7 +16,7 @@ const MAX_BODY_BYTES = 256_000;
  * old (a replay), 400 not a
  * deploy, 503 when no secret is configured: in every refusal nothing is written.
  */
-export default async (req: Request): Promise<Response> => {
+export default withBackend(async (req: Request): Promise<Response> => {
   try {
     const secret = process.env.DEPLOY_NOTIFICATION_SECRET;
     if (!secret) return message(503, 'Deploy notifications are not configured on this site.');
@@ -49,6 +50,6 @@ export default async (req: Request): Promise<Response> => {
     if (error instanceof HttpError) return message(error.status, error.message);
     return serverError('The deploy notification could not be recorded', error);
   }
-};
+});
 
 export const config: Config = { path: '/api/deploy-events', method: 'POST' };

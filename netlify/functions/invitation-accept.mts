@@ -7,6 +7,7 @@ import { authEndpoint, lockedOutResponse, noticeResponse } from '../../src/lib/s
 import { HttpError, readJson } from '../../src/lib/server/http.ts';
 import { invitationProblemResponse } from '../../src/lib/server/invitation-responses.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
+import { withBackend } from '../../src/lib/server/backend.ts';
 
 /**
  * POST /api/invitations/accept `{ token, full_name?, password }`: a new address gets its account (email
@@ -15,7 +16,7 @@ import { serviceClient } from '../../src/lib/server/service-client.ts';
  * signed in: 200 `{ session, role, organization }`. 404 unknown, 410 used or expired, 401 wrong password of
  * an existing account, 403 its account is inactive, 429 locked out, 400 malformed (or no name for a new account), 413 over 10 KB.
  */
-export default async (req: Request, context?: Pick<Context, 'ip'>) => {
+export default withBackend(async (req: Request, context?: Pick<Context, 'ip'>) => {
   try {
     const body = AcceptInvitationSchema.safeParse(await readJson(req, { maxBytes: AUTH_REQUEST_MAX_BYTES }));
     if (!body.success) {
@@ -47,6 +48,6 @@ export default async (req: Request, context?: Pick<Context, 'ip'>) => {
     console.error('invitation acceptance failed:', error instanceof Error ? error.message : String(error));
     return noticeResponse(500, { title: 'Error', description: 'Unable to accept the invitation. Please try again.' });
   }
-};
+});
 
 export const config: Config = { path: '/api/invitations/accept', method: 'POST' };

@@ -4,12 +4,13 @@ import { InvitationTokenSchema } from '../../src/schemas/auth.ts';
 import { noticeResponse } from '../../src/lib/server/auth-responses.ts';
 import { invitationProblemResponse } from '../../src/lib/server/invitation-responses.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
+import { withBackend } from '../../src/lib/server/backend.ts';
 
 /**
  * GET /api/invitations/{token}: who invited the person, to which organization and with which role. Answers
  * only for a valid, unused, unexpired token (200); otherwise 404 unknown or 410 used / expired, with no data.
  */
-export default async (req: Request) => {
+export default withBackend(async (req: Request) => {
   try {
     const raw = decodeURIComponent(new URL(req.url).pathname.split('/').pop() ?? '');
     const token = InvitationTokenSchema.safeParse(raw);
@@ -21,7 +22,7 @@ export default async (req: Request) => {
     console.error('invitation lookup failed:', error instanceof Error ? error.message : String(error));
     return noticeResponse(500, { title: 'Error', description: 'Unable to check the invitation. Please try again.' });
   }
-};
+});
 
 export const config: Config = { path: '/api/invitations/:token', method: 'GET' };
 

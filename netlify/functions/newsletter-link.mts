@@ -5,6 +5,7 @@ import { readText, serverError } from '../../src/lib/server/http.ts';
 import { followNewsletterLink, NEWSLETTER_LINK_PATHS, type NewsletterLinkAction } from '../../src/lib/server/newsletter.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 import { NEWSLETTER_MAX_BYTES, NewsletterLinkSchema } from '../../src/schemas/newsletter.ts';
+import { withBackend } from '../../src/lib/server/backend.ts';
 
 const PAGES: Record<NewsletterLinkAction, { title: string; text: string; button: string }> = {
   confirm: { title: 'Confirm your subscription', text: 'One click and the newsletter comes to your inbox.', button: 'Confirm subscription' },
@@ -47,7 +48,7 @@ const to = (outcome: string) => new Response(null, { status: 303, headers: { loc
  * and answers 303 to `/newsletter/confirmed`, `/newsletter/unsubscribed` or `/newsletter/link-invalid` (an
  * unknown, used, expired or malformed token; nothing changes).
  */
-export default async (req: Request) => {
+export default withBackend(async (req: Request) => {
   const url = new URL(req.url);
   const action: NewsletterLinkAction = url.pathname === NEWSLETTER_LINK_PATHS.unsubscribe ? 'unsubscribe' : 'confirm';
   try {
@@ -63,7 +64,7 @@ export default async (req: Request) => {
   } catch (error) {
     return serverError('The newsletter link could not be followed. Please try again later.', error);
   }
-};
+});
 
 // Literal paths: Netlify reads the config without running the module (NEWSLETTER_LINK_PATHS holds the same).
 export const config: Config = { path: ['/api/newsletter/confirm', '/api/newsletter/unsubscribe'], method: ['GET', 'POST'] };

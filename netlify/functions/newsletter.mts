@@ -4,6 +4,7 @@ import { requestSubscription } from '../../src/lib/server/newsletter.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 import { siteOrganizationId } from '../../src/lib/server/site-organization.ts';
 import { NEWSLETTER_MAX_BYTES, NEWSLETTER_OUTCOMES, NewsletterSignupSchema, type NewsletterOutcome } from '../../src/schemas/newsletter.ts';
+import { withBackend } from '../../src/lib/server/backend.ts';
 
 /** What the sign-up came to: the JSON answer's status and text, and the outcome page a plain form goes to. */
 interface Answer {
@@ -43,7 +44,7 @@ async function signUp(body: unknown, siteUrl: string): Promise<Answer> {
  * - A plain form post (`application/x-www-form-urlencoded`, the same form before or without its script):
  *   303 to `/newsletter/<outcome>`, so the address never lands in a URL.
  */
-export default async (req: Request) => {
+export default withBackend(async (req: Request) => {
   const plainForm = (req.headers.get('content-type') ?? '').startsWith('application/x-www-form-urlencoded');
   let result: Answer | Response;
   try {
@@ -59,6 +60,6 @@ export default async (req: Request) => {
     return new Response(null, { status: 303, headers: { location: `/newsletter/${outcome}` } });
   }
   return result instanceof Response ? result : message(result.status, result.text);
-};
+});
 
 export const config: Config = { path: '/api/newsletter', method: 'POST' };

@@ -4,6 +4,7 @@ import { countPostView, skipReason, visitorAddress } from '../../src/lib/server/
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 import { siteOrganizationId } from '../../src/lib/server/site-organization.ts';
 import { POST_VIEW_MAX_BYTES, PostViewRequestSchema } from '../../src/schemas/post-view.ts';
+import { withBackend } from '../../src/lib/server/backend.ts';
 
 /** Seconds until the current hourly rate window ends. */
 const secondsToNextHour = () => 3600 - Math.floor(Date.now() / 1000) % 3600;
@@ -14,7 +15,7 @@ const secondsToNextHour = () => 3600 - Math.floor(Date.now() / 1000) % 3600;
  * prefetches, nothing written; 404 when the id is no published post of this site's organization; 429 over the
  * hourly limits; 400 malformed; 415 not JSON; 413 over 1 KB.
  */
-export default async (req: Request, context?: Pick<Context, 'ip'>) => {
+export default withBackend(async (req: Request, context?: Pick<Context, 'ip'>) => {
   try {
     if (skipReason(req.headers)) return new Response(null, { status: 204 });
     if (!/^application\/json\b/i.test(req.headers.get('content-type') ?? '')) return message(415, 'Send the view as JSON.');
@@ -36,6 +37,6 @@ export default async (req: Request, context?: Pick<Context, 'ip'>) => {
     if (error instanceof HttpError) return message(error.status, error.message);
     return serverError('Counting the view failed.', error);
   }
-};
+});
 
 export const config: Config = { path: '/api/post-view', method: 'POST' };

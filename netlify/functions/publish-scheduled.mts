@@ -2,6 +2,7 @@ import type { Config } from '@netlify/functions';
 import { serverError } from '../../src/lib/server/http.ts';
 import { flushDueRebuilds } from '../../src/lib/server/rebuilds.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
+import { withBackend } from '../../src/lib/server/backend.ts';
 
 /**
  * Every minute: publishes the scheduled posts whose time has come (publish_due_posts; the posts' trigger
@@ -9,14 +10,14 @@ import { serviceClient } from '../../src/lib/server/service-client.ts';
  * quiet window has passed (see src/lib/server/rebuilds.ts for why the flush lives here). Answers a summary,
  * for logs and tests.
  */
-export default async (_req: Request): Promise<Response> => {
+export default withBackend(async (_req: Request): Promise<Response> => {
   try {
     return await publishAndRebuild();
   } catch (error) {
     // The run fails visibly (500 in the function log) without handing Postgres' text to whoever called it.
     return serverError('publish-scheduled failed', error);
   }
-};
+});
 
 async function publishAndRebuild(): Promise<Response> {
   const client = serviceClient();

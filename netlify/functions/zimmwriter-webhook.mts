@@ -11,6 +11,7 @@ import {
   receiveDelivery,
   webhookOrganizationId,
 } from '../../src/lib/server/webhook-delivery.ts';
+import { withBackend } from '../../src/lib/server/backend.ts';
 
 /** The functions' JSON answer `{ message }`, with `details` when there are any. */
 function answer(status: number, text: string, details?: unknown, headers?: HeadersInit): Response {
@@ -33,10 +34,11 @@ const unknownToken = () => answer(404, 'Unknown webhook token');
  * The token is checked before anything else: an unknown one costs one lookup (organization_for_webhook_token)
  * and is answered 404 with the body never read, parsed, rendered or sanitized, and nothing written. A known
  * token's delivery then makes one call for all its writes (receive_webhook_delivery, which checks the token
- * again in its transaction). A failure on our side answers 500 with a generic message and a reference; the
- * details go to the log (and, for the delivery, to its record in the delivery log).
+ * again in its transaction). While the backend is out of reach it answers 503 with Retry-After (withBackend:
+ * the writing tool tries again then). Another failure on our side answers 500 with a generic message and a
+ * reference; the details go to the log (and, for the delivery, to its record in the delivery log).
  */
-export default async (req: Request): Promise<Response> => {
+export default withBackend(async (req: Request): Promise<Response> => {
   if (req.method !== 'POST') return answer(405, `Method ${req.method} not allowed: deliveries are POSTed`, undefined, { Allow: 'POST' });
   const token = WebhookTokenSchema.safeParse(tokenFrom(req));
   if (!token.success) return unknownToken();
@@ -66,7 +68,7 @@ export default async (req: Request): Promise<Response> => {
     if (error instanceof DeliveryProblem) return answer(error.status, error.message, error.details);
     return serverError('Could not store the post', error);
   }
-};
+});
 
 export const config: Config = { path: '/api/webhooks/zimmwriter/:token' };
 

@@ -33,6 +33,11 @@ export const AUTH_MESSAGES = {
   },
   /** The sign-in could not be checked at all (backend unreachable, unexpected answer). */
   authError: { title: 'Authentication Error', description: 'Unable to verify credentials. Please try again.' },
+  /** The sign-in (or invitation) was accepted, but this browser could not open the back office with it. */
+  enterFailed: {
+    title: 'Could Not Open the Back Office',
+    description: 'You were signed in, but this browser could not reach the back office, so you have been signed out again. Please try again in a moment.',
+  },
   resetSent: { title: 'Reset Email Sent', description: 'Check your email for password reset instructions.' },
   resetError: { title: 'Error', description: 'Unable to send reset email. Please try again.' },
   /** Title of a reset the Auth server refused; the description is the server's message. */

@@ -14,7 +14,7 @@ import { publicSupabaseConfig } from './supabase-config.ts';
 export const MEDIA_BUCKET = 'media';
 
 /** Cache-Control max-age of a stored file, in seconds: a year (a stored file never changes). */
-export const MEDIA_CACHE_SECONDS = 31_536_000;
+const MEDIA_CACHE_SECONDS = 31_536_000;
 
 /** One file of the library as the back office and the functions read it. */
 export interface MediaItem {

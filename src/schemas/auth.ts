@@ -22,6 +22,19 @@ export const SignInSchema = z
   .strict();
 export type SignIn = z.infer<typeof SignInSchema>;
 
+/**
+ * The body of `POST /api/auth/sign-out`: the access token of a session one of our functions handed over and
+ * the browser could not take up. Holding the token is what proves the session is the caller's.
+ */
+export const SignOutSchema = z
+  .object({
+    access_token: z
+      .string()
+      .max(4096, 'The access token is too long')
+      .regex(/^[\w-]+\.[\w-]+\.[\w-]+$/, 'The access token is malformed'),
+  })
+  .strict();
+
 /** The 'Forgot your password?' form. */
 export const PasswordResetRequestSchema = z.object({ email: EmailSchema }).strict();
 export type PasswordResetRequest = z.infer<typeof PasswordResetRequestSchema>;

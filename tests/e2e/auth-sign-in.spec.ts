@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test, waitForIslands } from './fixtures';
-import { createUser, PASSWORD, passwordSession, removeUser, service, storageKey } from './support/backend';
+import { anonKey, backendUrl, createUser, PASSWORD, passwordSession, removeUser, service, storageKey } from './support/backend';
 
 const created: string[] = [];
 test.afterAll(async () => {
@@ -68,6 +68,29 @@ test('a deactivated account is refused with what to do instead', async ({ page }
   await expect(toast(page)).toContainText('Your account is not an active member of any organization.');
   await expect(page).toHaveURL(/\/auth$/);
   expect(await page.evaluate((key) => localStorage.getItem(key), storageKey)).toBeNull();
+});
+
+test('a sign-in the browser cannot complete says so on screen and ends the session it opened', async ({ page }) => {
+  const editor = await user('editor');
+  // The password is accepted by our function, but this browser cannot reach the backend itself (as when a
+  // Content-Security-Policy or a network blocks it): the second half of the sign-in fails.
+  await page.route(`${backendUrl}/**`, (route) => route.abort('blockedbyclient'));
+  const handedOver = page.waitForResponse((response) => response.url().endsWith('/api/auth/sign-in'));
+  await signIn(page, editor.email, PASSWORD);
+  const { session } = (await (await handedOver).json()) as { session: { refresh_token: string } };
+
+  await expect(toast(page)).toContainText('Could Not Open the Back Office');
+  await expect(toast(page)).toContainText('you have been signed out again');
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page.getByRole('button', { name: 'Sign In' })).toBeEnabled();
+  expect(await page.evaluate((key) => localStorage.getItem(key), storageKey)).toBeNull();
+  // The session the function opened is over: its refresh token is refused by Supabase Auth.
+  const refreshed = await fetch(`${backendUrl}/auth/v1/token?grant_type=refresh_token`, {
+    method: 'POST',
+    headers: { apikey: anonKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ refresh_token: session.refresh_token }),
+  });
+  expect(refreshed.status).toBeGreaterThanOrEqual(400);
 });
 
 test('a wrong password is refused without saying which part was wrong', async ({ page }) => {

@@ -63,10 +63,15 @@ export default function InvitationForm({ token, onSignIn }: { token: string; onS
       setBusy(false);
       return;
     }
-    await enterWithSession(result.session, {
+    const failure = await enterWithSession(result.session, {
       notice: invitationWelcome(result.organization.name, result.role),
       organizationId: result.organization.id,
     });
+    if (failure) {
+      // The invitation is used up by now (the membership exists): what is left is signing in again.
+      toast({ title: failure.title, description: failure.description, variant: 'destructive' });
+      onSignIn();
+    }
   }
 
   if (state.kind === 'loading') return <p className="text-muted-foreground">Checking your invitation...</p>;

@@ -39,7 +39,7 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
 export type ActorKind = 'user' | 'writing_tool' | 'scheduler' | 'unknown';
 
 /** The app's own writers: their name in lists and exports, and as the subject of a sentence. */
-export const APP_ACTORS = {
+const APP_ACTORS = {
   writing_tool: { name: 'ZimmWriter (writing tool)', subject: 'ZimmWriter (writing tool)' },
   scheduler: { name: 'Scheduler', subject: 'The scheduler' },
 } as const satisfies Record<string, { name: string; subject: string }>;

@@ -47,6 +47,18 @@ export async function requestSignIn(email: string, password: string): Promise<{ 
   }
 }
 
+/**
+ * `POST /api/auth/sign-out`: ends a session our functions handed over that this browser could not take up.
+ * Best effort (the page already tells the user the sign-in did not complete): answers whether it was ended.
+ */
+export async function requestSessionEnd(session: SessionTokens): Promise<boolean> {
+  try {
+    return (await postJson('/api/auth/sign-out', { access_token: session.access_token })).status === 204;
+  } catch {
+    return false;
+  }
+}
+
 /** Sends the reset mail (same answer whether or not the address has an account); links lead to /auth. */
 export async function requestPasswordReset(email: string): Promise<Notice & { ok: boolean }> {
   try {

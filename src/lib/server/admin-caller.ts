@@ -3,7 +3,7 @@
  * the organization the request is about. Checked by the database's own rule (`org_role` under the
  * caller's token), so a terminated session or a deactivated admin is refused at once.
  */
-import { createClient } from '@supabase/supabase-js';
+import { backendClient } from './backend.ts';
 import { publicSupabaseConfig } from '../supabase-config.ts';
 import { HttpError } from './http.ts';
 
@@ -28,10 +28,7 @@ export async function requireOrganizationRole(req: Request, organizationId: stri
   const token = /^Bearer (.+)$/i.exec(req.headers.get('authorization') ?? '')?.[1];
   if (!token) throw new HttpError(401, 'Sign in to continue.');
   const { url, anonKey } = publicSupabaseConfig(process.env);
-  const client = createClient(url, anonKey, {
-    auth: { persistSession: false, autoRefreshToken: false },
-    global: { headers: { Authorization: `Bearer ${token}` } },
-  });
+  const client = backendClient(url, anonKey, { Authorization: `Bearer ${token}` });
   const { data: userData, error: userError } = await client.auth.getUser(token);
   if (userError || !userData.user) throw new HttpError(401, 'Your session has expired. Please log in again.');
   // org_role answers null for an inactive profile, a non-member, or a session the sign-in did not vouch for.

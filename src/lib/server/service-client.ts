@@ -2,11 +2,12 @@
  * The service-role Supabase client: the only place functions create one. The key bypasses RLS, so it
  * stays on the server (a lint rule keeps browser and build code from importing src/lib/server/).
  */
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { backendClient } from './backend.ts';
 import { serviceSupabaseConfig } from './service-config.ts';
 
 /** A fresh service-role client for one request; no session is kept. */
 export function serviceClient(env: Record<string, string | undefined> = process.env): SupabaseClient {
   const { url, serviceRoleKey } = serviceSupabaseConfig(env);
-  return createClient(url, serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
+  return backendClient(url, serviceRoleKey);
 }

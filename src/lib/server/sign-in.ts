@@ -6,7 +6,8 @@
  * taken straight from Supabase Auth's token endpoint reads nothing. The browser adopts the returned session
  * with `auth.setSession`.
  */
-import { createClient, isAuthApiError, type Session, type SupabaseClient } from '@supabase/supabase-js';
+import { isAuthApiError, type Session, type SupabaseClient } from '@supabase/supabase-js';
+import { backendClient } from './backend.ts';
 import { beginAttempt, finishAttempt, type ClientInfo, type SignInVerdict } from './login-attempts.ts';
 
 /** What a sign-in came to. */
@@ -45,11 +46,11 @@ export async function signIn(
   try {
     verdict = await finishAttempt(service, { attemptId: attempt.attemptId, userId: session.user.id, sessionId: sessionIdOf(session) });
   } catch (error) {
-    await endSession(service, session);
+    await endSession(service, session.access_token);
     throw error;
   }
   if (verdict === 'granted') return { kind: 'granted', session };
-  await endSession(service, session);
+  await endSession(service, session.access_token);
   return { kind: verdict };
 }
 
@@ -73,10 +74,7 @@ export async function passwordSession(
   const headers: Record<string, string> = {};
   if (client.ip) headers['x-forwarded-for'] = client.ip;
   if (client.userAgent) headers['user-agent'] = client.userAgent;
-  const anon = createClient(auth.url, auth.anonKey, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    global: { headers },
-  });
+  const anon = backendClient(auth.url, auth.anonKey, headers);
   const { data, error } = await anon.auth.signInWithPassword(credentials);
   if (error) {
     if (isAuthApiError(error) && error.status >= 400 && error.status < 500) return null;
@@ -85,8 +83,13 @@ export async function passwordSession(
   return data.session;
 }
 
-/** Ends a session that must not be used (the account may not sign in): its refresh token stops working at once. */
-async function endSession(service: SupabaseClient, session: Session): Promise<void> {
-  const { error } = await service.auth.admin.signOut(session.access_token, 'local');
-  if (error) throw new Error(`Ending the session of ${session.user.id} failed: ${error.message}`);
+/**
+ * Ends the session an access token belongs to: its refresh token stops working at once. Used for a session
+ * that must not be used (the account may not sign in), and for one the browser could not take up. A token
+ * Auth no longer accepts (expired, its session already ended) has nothing left to end: that is not an error.
+ */
+export async function endSession(service: SupabaseClient, accessToken: string): Promise<void> {
+  const { error } = await service.auth.admin.signOut(accessToken, 'local');
+  if (!error || (isAuthApiError(error) && [401, 403, 404].includes(error.status))) return;
+  throw new Error(`Ending a session failed: ${error.message}`);
 }

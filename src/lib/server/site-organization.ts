@@ -5,6 +5,8 @@
  * function instance.
  */
 import { FALLBACK_ORGANIZATION } from '../host-match.ts';
+import { publicSupabaseConfig } from '../supabase-config.ts';
+import { backendClient } from './backend.ts';
 import { chooseSiteOrganization, listOrganizations } from '../site/organizations.ts';
 
 const ORGANIZATION_CACHE_MS = 5 * 60_000;
@@ -16,7 +18,8 @@ let cached: { id: Promise<string | null>; until: number } | undefined;
  */
 export function siteOrganizationId(): Promise<string | null> {
   if (!cached || cached.until < Date.now()) {
-    const id = listOrganizations().then((organizations) => {
+    const { url, anonKey } = publicSupabaseConfig(process.env);
+    const id = listOrganizations(process.env, backendClient(url, anonKey)).then((organizations) => {
       const shown = chooseSiteOrganization(organizations, process.env);
       return shown.id === FALLBACK_ORGANIZATION.id ? null : shown.id;
     });

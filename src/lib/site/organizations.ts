@@ -4,7 +4,7 @@
  * build stops there and fails when neither names one; any other build (local, deploy previews, branch
  * deploys) falls back to the default slug, else the fallback organization.
  */
-import { createClient } from '@supabase/supabase-js';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { z } from '../../schemas/zod.ts';
 import { OrganizationSchema } from '../../schemas/organization.ts';
 import { readWithSnapshot } from './build-snapshot.ts';
@@ -13,10 +13,13 @@ import { DEFAULT_ORGANIZATION_SLUG, FALLBACK_ORGANIZATION, normalizeHost, organi
 
 type Env = Record<string, string | undefined>;
 
-/** Every organization, readable with the anon key. Throws when the database cannot be reached. */
-export async function listOrganizations(env: Env = process.env): Promise<Organization[]> {
+/**
+ * Every organization, readable with the anon key. Throws when the database cannot be reached. `client` is
+ * the caller's own when it has one (a function's, which notes a backend out of reach).
+ */
+export async function listOrganizations(env: Env = process.env, client?: SupabaseClient): Promise<Organization[]> {
   const { url, anonKey } = publicSupabaseConfig(env);
-  const client = createClient(url, anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
+  client ??= createClient(url, anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
   let result;
   try {
     result = await client.from('organizations').select('id, name, slug, domain, domain_confirmed, settings').order('name');

@@ -11,6 +11,7 @@ import { DEMO_PASSWORD } from '../../fixtures/demo-logins.ts';
 
 export const backendUrl = process.env.SUPABASE_URL || LOCAL_SUPABASE.url;
 const serviceKey = process.env.SUPABASE_SERVICE_ROLE_KEY || LOCAL_SUPABASE.serviceRoleKey;
+export const anonKey = process.env.PUBLIC_SUPABASE_ANON_KEY || LOCAL_SUPABASE.anonKey;
 
 export const SCALE_PRO_ID = '10000000-0000-4000-8000-000000000001';
 export const SEED_ADMIN_ID = '20000000-0000-4000-8000-000000000001';
@@ -75,7 +76,7 @@ export async function createInvitation(role: 'admin' | 'editor' | 'viewer', emai
  * sign-in path (src/lib/server/sign-in.ts), since only sessions it vouches for read data.
  */
 export async function passwordSession(email: string) {
-  const auth = { url: backendUrl, anonKey: process.env.PUBLIC_SUPABASE_ANON_KEY || LOCAL_SUPABASE.anonKey };
+  const auth = { url: backendUrl, anonKey };
   const outcome = await signIn(service, auth, { email, password: PASSWORD }, { ip: null, userAgent: 'e2e-tests' });
   if (outcome.kind !== 'granted') throw new Error(`signing in ${email} failed: ${outcome.kind}`);
   return outcome.session;

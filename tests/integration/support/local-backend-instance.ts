@@ -31,6 +31,10 @@ export interface TestBackend {
   outbox(to: string): Promise<{ to: string; subject: string; text: string; html: string; link: string; type: string }[]>;
   /** Stops and starts the instance on the same data dir (what survives must be in the database). */
   restart(): Promise<void>;
+  /** Stops the instance, keeping its data dir: the backend is down until `bringUp`. */
+  takeDown(): Promise<void>;
+  /** Starts the instance again after `takeDown`. */
+  bringUp(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -87,7 +91,14 @@ export function startTestBackend(options: TestBackendOptions = {}): TestBackend 
       return response.json();
     },
     async restart() {
+      await this.takeDown();
+      await this.bringUp();
+    },
+    async takeDown() {
       cli('stop');
+      await settle();
+    },
+    async bringUp() {
       const restarted = cli('start');
       if (restarted.status !== 0) throw new Error(`local backend did not restart: ${restarted.stderr}${restarted.stdout}`);
       await settle();

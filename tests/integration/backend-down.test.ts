@@ -1,0 +1,124 @@
+/**
+ * The functions while the backend is down, on a separate local backend instance that the tests stop and start
+ * again: every function that needs the backend answers 503 with Retry-After and a plain message within 2 s,
+ * writes nothing, and works again by itself once the backend is back (no restart of the site). A delivery
+ * refused while down is stored once when the writing tool sends it again.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import adminUsers from '../../netlify/functions/admin-users.mts';
+import invitationDetails from '../../netlify/functions/invitation-details.mts';
+import newsletter from '../../netlify/functions/newsletter.mts';
+import postView from '../../netlify/functions/post-view.mts';
+import publishScheduled from '../../netlify/functions/publish-scheduled.mts';
+import signIn from '../../netlify/functions/auth-sign-in.mts';
+import webhook from '../../netlify/functions/zimmwriter-webhook.mts';
+import { BACKEND_UNAVAILABLE, RETRY_AFTER_SECONDS } from '../../src/lib/server/backend.ts';
+import { LOCAL_SUPABASE } from '../../src/lib/server/service-config.ts';
+import { DEMO_PASSWORD } from '../fixtures/demo-logins.ts';
+import { startTestBackend, type TestBackend } from './support/local-backend-instance.ts';
+
+const SCALE_PRO = '10000000-0000-4000-8000-000000000001';
+const TOKEN = 'dev-zimmwriter-token-scale-pro';
+const ENV_NAMES = ['SUPABASE_URL', 'PUBLIC_SUPABASE_URL', 'SUPABASE_SERVICE_ROLE_KEY', 'PUBLIC_SUPABASE_ANON_KEY', 'SITE_ORG'] as const;
+const savedEnv = Object.fromEntries(ENV_NAMES.map((name) => [name, process.env[name]]));
+const run = Date.now().toString(36);
+let backend: TestBackend;
+
+const json = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  new Request(`http://localhost${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+const delivery = (slug: string) =>
+  json(`/api/webhooks/zimmwriter/${TOKEN}`, { webhook_name: 'Backend down test', title: `Backend down ${slug}`, html: '<p>Sent while the backend was down.</p>', slug });
+
+/** Every function that needs the backend, with a request that would succeed (or be refused on its merits) when it is up. */
+const calls: Record<string, () => Promise<Response>> = {
+  'writing-tool delivery': () => webhook(delivery(`backend-down-${run}-table`)),
+  'sign-in': () => signIn(json('/api/auth/sign-in', { email: 'admin@scale-pro.test', password: DEMO_PASSWORD })),
+  newsletter: () => newsletter(json('/api/newsletter', { email: `reader-${run}@example.test` })),
+  'post view': () => postView(json('/api/post-view', { post_id: crypto.randomUUID() }, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0' })),
+  'invitation details': () => invitationDetails(new Request(`http://localhost/api/invitations/${crypto.randomUUID()}`)),
+  'admin user creation': () =>
+    adminUsers(
+      json('/api/admin/users', { organization_id: SCALE_PRO, email: `new-${run}@example.test`, full_name: 'New Person', role: 'editor', password: 'Temporary-Pass-1' }, { authorization: `Bearer ${LOCAL_SUPABASE.anonKey}` }),
+    ),
+  'scheduled publishing': () => publishScheduled(new Request('http://localhost/.netlify/functions/publish-scheduled', { method: 'POST' })),
+};
+
+/** Calls one function; answers its response and how long it took. */
+async function timed(call: () => Promise<Response>): Promise<{ response: Response; ms: number }> {
+  const started = performance.now();
+  const response = await call();
+  return { response, ms: performance.now() - started };
+}
+
+beforeAll(async () => {
+  backend = startTestBackend();
+  Object.assign(process.env, {
+    SUPABASE_URL: backend.apiUrl,
+    PUBLIC_SUPABASE_URL: backend.apiUrl,
+    SUPABASE_SERVICE_ROLE_KEY: LOCAL_SUPABASE.serviceRoleKey,
+    PUBLIC_SUPABASE_ANON_KEY: LOCAL_SUPABASE.anonKey,
+    SITE_ORG: 'scale-pro',
+  });
+}, 120_000);
+
+afterAll(async () => {
+  for (const name of ENV_NAMES) {
+    if (savedEnv[name] === undefined) delete process.env[name];
+    else process.env[name] = savedEnv[name];
+  }
+  await backend?.stop();
+});
+
+describe('while the backend is down', () => {
+  it('every function answers 503 with Retry-After and a plain message, within 2 s', async () => {
+    await backend.takeDown();
+    try {
+      for (const [name, call] of Object.entries(calls)) {
+        const { response, ms } = await timed(call);
+        expect(response.status, name).toBe(503);
+        expect(response.headers.get('retry-after'), name).toBe(String(RETRY_AFTER_SECONDS));
+        expect(await response.json(), name).toEqual(BACKEND_UNAVAILABLE);
+        expect(ms, name).toBeLessThan(2000);
+      }
+    } finally {
+      await backend.bringUp();
+    }
+  });
+
+  it('a delivery refused while down wrote nothing, and is stored once when sent again after the backend is back', async () => {
+    const slug = `backend-down-${run}-retried`;
+    await backend.takeDown();
+    try {
+      expect((await webhook(delivery(slug))).status).toBe(503);
+    } finally {
+      await backend.bringUp();
+    }
+    expect(await backend.sql('select count(*)::int as n from public.blog_posts where slug = $1', [slug])).toEqual([{ n: 0 }]);
+    expect(await backend.sql('select count(*)::int as n from public.webhook_deliveries where slug = $1', [slug])).toEqual([{ n: 0 }]);
+
+    // The same site, not restarted: the next try is stored.
+    const stored = await webhook(delivery(slug));
+    expect(stored.status).toBe(201);
+    expect(await backend.sql('select count(*)::int as n from public.blog_posts where slug = $1', [slug])).toEqual([{ n: 1 }]);
+  });
+
+  it('sign-in works again by itself once the backend is back', async () => {
+    await backend.takeDown();
+    try {
+      const refused = await signIn(json('/api/auth/sign-in', { email: 'admin@scale-pro.test', password: DEMO_PASSWORD }));
+      expect(refused.status).toBe(503);
+      expect(await refused.json()).toMatchObject({ title: 'Temporarily Unavailable' });
+    } finally {
+      await backend.bringUp();
+    }
+    const admitted = await signIn(json('/api/auth/sign-in', { email: 'admin@scale-pro.test', password: DEMO_PASSWORD }));
+    expect(admitted.status).toBe(200);
+    expect(await admitted.json()).toHaveProperty('session.access_token');
+  });
+
+  it('answers as before when the backend is up: a refusal on its merits stays a refusal', async () => {
+    expect((await signIn(json('/api/auth/sign-in', { email: 'admin@scale-pro.test', password: 'Wrong-Password-1' }))).status).toBe(401);
+    expect((await invitationDetails(new Request(`http://localhost/api/invitations/${crypto.randomUUID()}`))).status).toBe(404);
+    expect((await webhook(json('/api/webhooks/zimmwriter/no-such-token-at-all', { title: 'x' }))).status).toBe(404);
+  });
+});
