@@ -29,7 +29,9 @@ const unknownToken = () => answer(404, 'Unknown webhook token');
  * `{ message: 'Invalid payload: title: Title is required', details: [{ path, message }] }`. A new article that likely
  * repeats one of the organization's posts is saved as a draft marked as a possible duplicate: 200 with
  * `{ post_id, status: 'draft', url, message, duplicate_of: { post_id, title, url, reason } }`. Every delivery of a known
- * organization is recorded in webhook_deliveries, failures included.
+ * organization is recorded in webhook_deliveries, failures included. The same payload sent again within 7 days
+ * (the tool retrying) gets the first delivery's answer again, with `Idempotent-Replayed: true`, and writes
+ * nothing (webhook-delivery.ts deliveryKey).
  *
  * The token is checked before anything else: an unknown one costs one lookup (organization_for_webhook_token)
  * and is answered 404 with the body never read, parsed, rendered or sanitized, and nothing written. A known
@@ -60,10 +62,13 @@ export default withBackend(async (req: Request): Promise<Response> => {
           message: `Possible duplicate of “${original.title}” (${original.reason}): saved as a draft`,
           duplicate_of: original,
         },
-        { status: 200 },
+        { status: 200, headers: post.replayed ? { 'idempotent-replayed': 'true' } : undefined },
       );
     }
-    return Response.json({ post_id: post.post_id, status: post.status, url: post.url, category: post.category }, { status: post.created ? 201 : 200 });
+    return Response.json(
+      { post_id: post.post_id, status: post.status, url: post.url, category: post.category },
+      { status: post.created ? 201 : 200, headers: post.replayed ? { 'idempotent-replayed': 'true' } : undefined },
+    );
   } catch (error) {
     if (error instanceof DeliveryProblem) return answer(error.status, error.message, error.details);
     return serverError('Could not store the post', error);

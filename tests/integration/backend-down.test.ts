@@ -2,8 +2,13 @@
  * The functions while the backend is down, on a separate local backend instance that the tests stop and start
  * again: every function that needs the backend answers 503 with Retry-After and a plain message within 2 s,
  * writes nothing, and works again by itself once the backend is back (no restart of the site). A delivery
- * refused while down is stored once when the writing tool sends it again.
+ * refused while down is stored once when the writing tool sends it again; a burst of 50 deliveries through a
+ * restart, each retried as the tool would, stores every article once; a delivery whose image Storage fails
+ * to save stores nothing and is stored whole when sent again.
  */
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import adminUsers from '../../netlify/functions/admin-users.mts';
 import invitationDetails from '../../netlify/functions/invitation-details.mts';
@@ -69,6 +74,17 @@ afterAll(async () => {
   await backend?.stop();
 });
 
+/** What the deliveries of these slugs wrote: posts per slug, and revisions of those posts. */
+async function storedOnce(slugs: string[]) {
+  const rows = await backend.sql<{ slug: string; posts: number; revisions: number }>(
+    `select p.slug, count(distinct p.id)::int as posts, count(r.id)::int as revisions
+     from public.blog_posts p left join public.blog_post_revisions r on r.post_id = p.id
+     where p.slug = any($1) group by p.slug`,
+    [slugs],
+  );
+  return { missing: slugs.filter((slug) => !rows.some((row) => row.slug === slug)), repeated: rows.filter((row) => row.posts !== 1 || row.revisions !== 1) };
+}
+
 describe('while the backend is down', () => {
   it('every function answers 503 with Retry-After and a plain message, within 2 s', async () => {
     await backend.takeDown();
@@ -114,6 +130,68 @@ describe('while the backend is down', () => {
     const admitted = await signIn(json('/api/auth/sign-in', { email: 'admin@scale-pro.test', password: DEMO_PASSWORD }));
     expect(admitted.status).toBe(200);
     expect(await admitted.json()).toHaveProperty('session.access_token');
+  });
+
+  it('a burst of 50 deliveries through a restart, each retried as the tool would, stores every article once', async () => {
+    const slugs = Array.from({ length: 50 }, (_, n) => `backend-down-${run}-burst-${n}`);
+    const word = () => Math.random().toString(36).slice(2, 9);
+    const bodies = slugs.map((slug) => ({ webhook_name: 'Burst', title: `Burst ${slug}`, slug, html: `<p>${Array.from({ length: 80 }, word).join(' ')}.</p>` }));
+    let answered = 0;
+    let restart: Promise<void> | undefined;
+    const statuses = new Map<number, number>();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        for (let n = next++; n < slugs.length; n = next++) {
+          for (let tryNumber = 1; tryNumber <= 20; tryNumber++) {
+            const response = await webhook(json(`/api/webhooks/zimmwriter/${TOKEN}`, bodies[n]));
+            statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+            if (response.status < 500) break;
+            await new Promise((done) => setTimeout(done, 300));
+          }
+          answered += 1;
+          if (answered === 15) restart = backend.restart();
+        }
+      }),
+    );
+    await restart;
+    expect(statuses.get(503), 'some deliveries met the backend down').toBeGreaterThan(0);
+    expect([...statuses.keys()].filter((status) => status !== 201 && status !== 503)).toEqual([]);
+    expect(await storedOnce(slugs)).toEqual({ missing: [], repeated: [] });
+  }, 120_000);
+
+  it('a delivery whose image Storage fails to save stores nothing, and is stored whole when sent again', async () => {
+    const slug = `backend-down-${run}-image`;
+    const png = await sharp({ create: { width: 48, height: 32, channels: 3, background: { r: 200, g: 40, b: 90 } } }).png().toBuffer();
+    const body = { webhook_name: 'Image', title: `Image ${slug}`, slug, html: '<p>With a picture.</p>', image_base64: png.toString('base64') };
+    // The media bucket's folder becomes a file: Storage answers an error for every write into it.
+    const bucket = join(backend.dataDir, 'storage', 'media');
+    rmSync(`${bucket}.kept`, { recursive: true, force: true });
+    try {
+      renameSync(bucket, `${bucket}.kept`);
+    } catch {
+      // No file stored in the bucket yet: nothing to keep.
+    }
+    writeFileSync(bucket, 'not a folder');
+    try {
+      const refused = await webhook(json(`/api/webhooks/zimmwriter/${TOKEN}`, body));
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe(String(RETRY_AFTER_SECONDS));
+    } finally {
+      rmSync(bucket, { force: true });
+      try {
+        renameSync(`${bucket}.kept`, bucket);
+      } catch {
+        // Nothing was kept.
+      }
+    }
+    expect(await backend.sql('select count(*)::int as n from public.blog_posts where slug = $1', [slug])).toEqual([{ n: 0 }]);
+    expect(await backend.sql('select count(*)::int as n from public.webhook_deliveries where slug = $1', [slug])).toEqual([{ n: 0 }]);
+
+    const stored = await webhook(json(`/api/webhooks/zimmwriter/${TOKEN}`, body));
+    expect(stored.status).toBe(201);
+    const [post] = await backend.sql<{ featured_media_id: string | null }>('select featured_media_id from public.blog_posts where slug = $1', [slug]);
+    expect(post?.featured_media_id).not.toBeNull();
   });
 
   it('answers as before when the backend is up: a refusal on its merits stays a refusal', async () => {

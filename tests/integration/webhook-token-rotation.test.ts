@@ -7,7 +7,9 @@ const slug = `webhook-test-rotation-${Date.now().toString(36)}`;
 const payload = { title: 'Rotation check', html: '<p>Still delivered.</p>', slug };
 type Integration = { token_hash: string; previous_token_hash: string | null; previous_token_expires_at: string | null; rotated_at: string | null };
 
-const statusFor = async (token: string) => (await webhook(webhookRequest(token, payload))).status;
+let sent = 0;
+/** Each call a new delivery of the same post (the same payload again would be a retry, replayed). */
+const statusFor = async (token: string) => (await webhook(webhookRequest(token, { ...payload, excerpt: `Delivery ${(sent += 1)}` }))).status;
 
 let seeded: Integration;
 let newToken = '';

@@ -38,6 +38,14 @@ function noteUnreachable(): void {
   if (state) state.unreachable = true;
 }
 
+/**
+ * Marks this request's backend as unavailable for a failure backendFetch cannot see as one: Storage refusing
+ * to save a file with an error of its own, say. The function's error answer then becomes the 503.
+ */
+export function markBackendUnavailable(): void {
+  noteUnreachable();
+}
+
 /** `fetch` for supabase-js clients on the server (global.fetch); notes a backend out of reach. */
 export const backendFetch: typeof fetch = async (input, init) => {
   try {

@@ -15,6 +15,7 @@
  *    status, in which category) and writes nothing: no post, revision, delivery record or rebuild request.
  * Both take the same first step, so a test refuses exactly what a real delivery refuses.
  */
+import { createHash } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { z } from 'zod';
 import { matchCategory } from '../category-match.ts';
@@ -24,7 +25,7 @@ import type { WebhookPayload } from '../../schemas/webhook.ts';
 import { HttpError, InternalError } from './http.ts';
 import { buildAtOnce, quietWindowMs, sendRebuildBatches, type RequestedRebuild } from './rebuilds.ts';
 import type { FetchPolicy } from '../public-fetch.ts';
-import { deliveryImage } from './webhook-images.ts';
+import { deliveryImage, ImageNotSaved } from './webhook-images.ts';
 
 /** A payload field a delivery refuses, and why: `{ path: 'title', message: 'Title is required' }`. */
 export type FieldProblem = { path: string; message: string };
@@ -62,6 +63,8 @@ export type Delivery = { payload: WebhookPayload } | { refused: DeliveryProblem;
  * `duplicate_of` names the post a new article likely repeats (it was then saved as a draft, marked).
  */
 export type DeliveredPost = {
+  /** True when this was the same delivery again: the first one's outcome, nothing written this time. */
+  replayed?: true;
   post_id: string;
   status: string;
   url: string;
@@ -117,6 +120,7 @@ type Received =
       error?: string;
       reference?: string;
       rebuild?: RequestedRebuild | null;
+      replayed?: true;
     };
 
 /**
@@ -145,6 +149,8 @@ export async function receiveDelivery(
         post = { ...post, ...(await featuredImage(client, organizationId, delivery.payload, slug, imagePolicy)) };
       }
     } catch (error) {
+      // An image that could not be saved stores nothing, not even the delivery record: the tool sends it again.
+      if (error instanceof ImageNotSaved) throw new InternalError(error.message);
       problem = error instanceof DeliveryProblem ? error : new InternalError(`preparing the post failed: ${(error as Error).message}`);
     }
   }
@@ -155,6 +161,7 @@ export async function receiveDelivery(
     p_quiet_window_ms: quietWindowMs(env),
     p_at_once: buildAtOnce(env),
     p_webhook_name: ('payload' in delivery ? delivery.payload.webhook_name : delivery.webhookName) ?? null,
+    p_idempotency_key: 'payload' in delivery && !problem ? deliveryKey(delivery.payload) : null,
   });
   if (error) throw new InternalError(`receive_webhook_delivery failed: ${error.message}`);
   const received = data as Received;
@@ -172,6 +179,7 @@ export async function receiveDelivery(
   }
   const { id, status, slug: storedSlug, created, duplicate_of: duplicate, category } = received.post;
   return {
+    ...(received.replayed ? { replayed: true as const } : {}),
     post_id: id,
     status,
     url: postUrl(org, storedSlug),
@@ -179,6 +187,21 @@ export async function receiveDelivery(
     ...(duplicate ? { duplicate_of: duplicateOf(org, duplicate) } : {}),
     category: deliveredCategory(('payload' in delivery && delivery.payload.category) || null, category),
   };
+}
+
+/**
+ * A payload's idempotency key: the SHA-256 of its canonical JSON (object keys sorted), so the same delivery
+ * sent again (the tool retrying after a timeout, a 503 or a dropped connection) is recognised whatever the
+ * order or spacing of its fields, and any changed field makes it a new delivery.
+ */
+export function deliveryKey(payload: WebhookPayload): string {
+  const canonical = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(canonical)
+      : value && typeof value === 'object'
+        ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, item]) => [key, canonical(item)]))
+        : value;
+  return createHash('sha256').update(JSON.stringify(canonical(payload))).digest('hex');
 }
 
 /** The stored category with what was sent: mapped when the tool's name differs from the category's. */

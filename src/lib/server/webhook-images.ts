@@ -9,13 +9,15 @@
  * (the SHA-256 is unique per organization, so a redelivery reuses the stored file).
  *
  * A bad or unreachable image never costs the post: `deliveryImage` answers a note for the delivery log
- * instead, and the post is saved without a featured image.
+ * instead, and the post is saved without a featured image. A good image that we fail to save (Storage or the
+ * database failing) fails the whole delivery instead, with 503: nothing is stored and the tool retries.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { IMAGE_FORMATS_TEXT, inspectImage, MEDIA_MAX_BYTES } from '../image-file.ts';
 import { NotAnImage, storeLibraryImage } from '../media-library.ts';
 import { recordStoredImage } from './media-records.ts';
 import { FetchRefused, fetchPublic, type FetchLimits, type FetchPolicy, PUBLIC_ONLY } from '../public-fetch.ts';
+import { markBackendUnavailable } from './backend.ts';
 
 const MAX_MB = MEDIA_MAX_BYTES / 1024 / 1024;
 
@@ -102,9 +104,17 @@ export interface DeliveryImage {
 }
 
 /**
+ * Saving an image failed on our side (Storage or the database answered an error, or could not be reached):
+ * the delivery stores nothing and is answered 503, so the tool sends it again, image included. Its message
+ * is for the log only.
+ */
+export class ImageNotSaved extends Error {}
+
+/**
  * The delivery's featured image stored in the organization's media: image_base64 first, else (or when it
- * is refused) image_url. Never throws for a bad image: the problem becomes the note. Storage or database
- * failures become a note too (with no internals): the post is worth more than its picture.
+ * is refused) image_url. Never throws for a bad image: the problem becomes the note. A failure to save a
+ * good image is ours and passing: it throws ImageNotSaved (and marks the request's backend unavailable), as
+ * a post stored without the picture it was sent with would be half stored.
  */
 export async function deliveryImage(
   client: SupabaseClient,
@@ -123,11 +133,11 @@ export async function deliveryImage(
       const mediaId = await storeMedia(client, organizationId, bytes, { fileName: mediaFileName(bytes, describe.slug, url), altText: describe.title });
       return { mediaId, note: notes.join('; ') || null };
     } catch (error) {
-      if (error instanceof ImageProblem) notes.push(`${field} not stored: ${error.message}`);
-      else {
-        console.error(`webhook image (${organizationId}): ${(error as Error).message}`);
-        notes.push(`${field} not stored: the image could not be saved`);
+      if (!(error instanceof ImageProblem)) {
+        markBackendUnavailable();
+        throw new ImageNotSaved(`webhook image (${organizationId}): ${(error as Error).message}`);
       }
+      notes.push(`${field} not stored: ${error.message}`);
     }
   }
   return { mediaId: null, note: notes.join('; ') || null };
