@@ -31,7 +31,7 @@ const SYLLABLES = 'ba be bi bo bu ca ce co da de di do fa fe fi ga ge go ha he h
 const pick = <T>(items: readonly T[]) => items[Math.floor(Math.random() * items.length)]!;
 const word = () => (Math.random() < 0.45 ? pick(COMMON) : Array.from({ length: 2 + Math.floor(Math.random() * 3) }, () => pick(SYLLABLES)).join(''));
 /** An article of about 300 words as HTML, different from every other. */
-const article = () => `<h2>${word()} ${word()}</h2>` + Array.from({ length: 5 }, () => `<p>${Array.from({ length: 60 }, word).join(' ')}.</p>`).join('');
+export const article = () => `<h2>${word()} ${word()}</h2>` + Array.from({ length: 5 }, () => `<p>${Array.from({ length: 60 }, word).join(' ')}.</p>`).join('');
 
 /** Polls until every path answers 200 on the served site; answers the ms it took. */
 async function untilLive(baseUrl: string, paths: string[], since: number): Promise<number> {

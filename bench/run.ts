@@ -16,6 +16,7 @@ import { measurePublishing } from './publishing.ts';
 import { measureScale } from './scale.ts';
 import { measureSiteBuild } from './site-build.ts';
 import { measureWebhook } from './webhook.ts';
+import { measureFaults } from './faults.ts';
 
 /** The areas measured; `npm run bench -- backend` runs only the named ones. */
 const areas: Record<string, () => Promise<Figure[] | AreaReport>> = {
@@ -24,6 +25,7 @@ const areas: Record<string, () => Promise<Figure[] | AreaReport>> = {
   pages: measurePages,
   admin: measureAdmin,
   webhook: measureWebhook,
+  faults: measureFaults,
 };
 /** Measured only when named, alone, into their own report. */
 const separate: Record<string, () => Promise<Figure[] | AreaReport>> = { scale: measureScale, publishing: measurePublishing };

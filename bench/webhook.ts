@@ -74,7 +74,7 @@ async function integrity(apiUrl: string, run: string, statuses: Map<number, numb
 }
 
 /** The webhook handler behind a bare Node HTTP server in this process: the function's own time, warm. */
-async function serveHandlerInProcess(functionEnv: Record<string, string>): Promise<{ baseUrl: string; close: () => void }> {
+export async function serveHandlerInProcess(functionEnv: Record<string, string>): Promise<{ baseUrl: string; close: () => void }> {
   const saved = Object.fromEntries(Object.keys(functionEnv).map((name) => [name, process.env[name]]));
   Object.assign(process.env, functionEnv);
   const { default: webhook } = await import('../netlify/functions/zimmwriter-webhook.mts');
