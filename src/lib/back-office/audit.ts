@@ -94,7 +94,7 @@ const KIND_WORDS: ReadonlyArray<[ActionKind, ReadonlySet<string>]> = [
   ['security', new Set(['login', 'logout', 'password', 'session', 'access', 'role'])],
   ['delete', new Set(['delete', 'deleted', 'deactivated', 'revoked', 'removed'])],
   ['create', new Set(['created', 'invited', 'accepted', 'uploaded', 'activated', 'published', 'restored'])],
-  ['update', new Set(['updated', 'modified', 'changed', 'renamed', 'merged', 'scheduled', 'cancelled', 'reordered', 'resent', 'unpublished'])],
+  ['update', new Set(['updated', 'modified', 'changed', 'renamed', 'merged', 'scheduled', 'cancelled', 'reordered', 'resent', 'unpublished', 'approved'])],
 ];
 
 /**
