@@ -2,13 +2,16 @@ import type { ReactNode } from 'react';
 import AdminHeader from './components/AdminHeader';
 import { ErrorState } from './components/ui/EmptyState';
 import { type BackOfficeAccess, useBackOfficeAccess } from './use-back-office-access';
+import { useSessionActivity } from './use-session-activity';
 
 /**
  * The frame of every back-office page: 'Checking permissions...' until the access check has passed, then the
- * shared header and the page, given who is using it, in which organization, with which role.
+ * shared header and the page, given who is using it, in which organization, with which role. While it is in use,
+ * the session's activity is noted for the Sessions tab.
  */
 export default function BackOfficeShell({ title, children }: { title: string; children: (access: BackOfficeAccess) => ReactNode }) {
   const state = useBackOfficeAccess();
+  useSessionActivity(state.kind === 'allowed');
   if (state.kind === 'failed') {
     return (
       <main id="main" className="mx-auto max-w-xl px-4 py-16">

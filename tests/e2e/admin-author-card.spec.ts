@@ -37,3 +37,19 @@ test('an editor sets their author card with a photo from the Media Library', asy
   expect(data?.author_title).toBe('Content Strategist');
   expect(data?.avatar_url).toMatch(/\/storage\/v1\/object\/public\/media\/.+\/seo-strategies\.jpg$/);
 });
+
+test("a viewer's Profile offers no author card (viewers write no posts), only the password", async ({ page }) => {
+  const viewer = await createUser('viewer');
+  try {
+    await page.goto('/admin/profile');
+    await page.getByRole('main').getByLabel('Email').fill(viewer.email);
+    await page.getByRole('main').getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL(/\/admin\/profile$/);
+    await expect(page.getByRole('heading', { name: 'Change Password' })).toBeVisible();
+    await expect(page.getByText('Author Card')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Save Author Card' })).toHaveCount(0);
+  } finally {
+    await removeUser(viewer.email);
+  }
+});

@@ -1,11 +1,14 @@
 /**
  * The admin's member tools in the Users tab: edit a member's name, phone and role; send a password reset
  * mail; resend and revoke an invitation; the counters of the tab and the System Overview agree after a
- * change; and the list works on a 375px-wide phone. Everything created here is removed afterwards.
+ * change; the lists and counts follow an invitation accepted in another browser without a reload; and on a
+ * 390px-wide phone both lists are cards with every action on screen. Everything created here is removed afterwards.
  */
 import type { Page } from '@playwright/test';
 import { createHash } from 'node:crypto';
 import { expect, test } from './fixtures';
+import { LIVE_RELOAD_INTERVAL_MS } from '../../src/admin/use-live-reload';
+import { countStaff } from '../../src/lib/back-office/users';
 import { createInvitation, latestMail, PASSWORD, removeUser, SCALE_PRO_ID, SEED_ADMIN_ID, service } from './support/backend';
 import { signInAsAdmin } from './support/sign-in';
 
@@ -24,6 +27,31 @@ test.afterEach(async () => {
 });
 
 const toast = (page: Page) => page.getByRole('status', { name: 'Notifications' });
+
+/** A stat card's number in the Users tab (the first card with that label: the tab's, above the System Overview). */
+async function statValue(page: Page, label: string, within = page.locator('main')): Promise<number> {
+  const card = within.getByText(label, { exact: true }).first().locator('..');
+  await expect(card).toContainText(/\d/);
+  return Number((await card.innerText()).replace(/\D/g, ''));
+}
+
+/**
+ * The Users tab's counts and the System Overview's total are the database's. Other tests share the database and
+ * change members meanwhile, so the page is given its next reads (`advance`, else its own polling) until they agree.
+ */
+async function expectCountsOfDatabase(page: Page, advance?: () => Promise<void>) {
+  await expect.poll(async () => {
+    const truth = await countStaff(service, SCALE_PRO_ID);
+    const shown = {
+      total: await statValue(page, 'Total Users'),
+      pendingInvites: await statValue(page, 'Pending Invites'),
+      overview: await statValue(page, 'Total Users', page.getByTestId('system-overview')),
+    };
+    const agree = shown.total === truth.total && shown.overview === truth.total && shown.pendingInvites === truth.pendingInvites;
+    if (!agree) await advance?.();
+    return agree;
+  }, { timeout: 60_000 }).toBe(true);
+}
 
 /** A confirmed viewer of Scale Pro. */
 async function createViewer(name: string) {
@@ -103,8 +131,7 @@ test('the Users tab and the System Overview count the same members, also right a
   const tabTotal = page.getByText('Total Users', { exact: true }).first().locator('..');
   const overviewTotal = overview.getByText('Total Users', { exact: true }).locator('..');
   await expect(tabTotal).toContainText(/\d+/);
-  const before = Number((await overviewTotal.innerText()).replace(/\D/g, ''));
-  await expect(tabTotal).toContainText(String(before));
+  await expect(tabTotal).toContainText((await overviewTotal.innerText()).replace(/\D/g, ''));
 
   const email = `e2e-count-${crypto.randomUUID().slice(0, 8)}@scale-pro.test`;
   createdEmails.push(email);
@@ -115,21 +142,81 @@ test('the Users tab and the System Overview count the same members, also right a
   await dialog.getByLabel('Temporary Password*').fill('Temp-Password-42');
   await dialog.getByRole('button', { name: 'Create User' }).click();
   await expect(toast(page)).toContainText('User Created Successfully');
-  await expect(overviewTotal).toContainText(String(before + 1));
-  await expect(tabTotal).toContainText(String(before + 1));
+  await expectCountsOfDatabase(page);
 });
 
-test('on a 375px-wide phone the member list keeps its actions reachable', async ({ page }) => {
+
+test('an invitation accepted in another browser shows as Accepted, the member appears and the counts change, without a reload', async ({ page, request }) => {
+  const invitation = await createInvitation('viewer');
+  invitationIds.push(invitation.id);
+  createdEmails.push(invitation.email);
+  await page.clock.install();
+  await signInAsAdmin(page);
+  await page.goto('/admin?tab=users&view=invitations');
+  const row = page.getByRole('row').filter({ hasText: invitation.email });
+  await expect(row.getByTestId('invitation-state')).toHaveText('Pending');
+  const pending = await statValue(page, 'Pending Invites');
+  const total = await statValue(page, 'Total Users');
+
+  // The invitee accepts through the real API, in the background (another browser, as far as this page knows).
+  const accepted = await request.post('/api/invitations/accept', { data: { token: invitation.token, full_name: 'Live Joiner', password: 'Joined-Live-2026' } });
+  expect(accepted.ok()).toBe(true);
+  await expect(row.getByTestId('invitation-state')).toHaveText('Pending');
+
+  // The page asks again on its own while it is shown.
+  await page.clock.runFor(LIVE_RELOAD_INTERVAL_MS);
+  await expect(row.getByTestId('invitation-state')).toHaveText('Accepted');
+  // The counts moved with it (others may change members meanwhile: the database says by how much).
+  expect([await statValue(page, 'Pending Invites'), await statValue(page, 'Total Users')]).not.toEqual([pending, total]);
+  await expectCountsOfDatabase(page, () => page.clock.runFor(LIVE_RELOAD_INTERVAL_MS));
+
+  // The members list, opened before another change, follows it when the admin comes back to the window.
+  await page.getByRole('tablist', { name: 'User lists' }).getByRole('tab', { name: 'Users' }).click();
+  await expect(page.getByRole('button', { name: `Edit ${invitation.email}` })).toBeVisible();
+  const { data: joined } = await service.from('profiles').select('id').eq('email', invitation.email).single();
+  expect((await service.from('organization_memberships').update({ is_active: false }).eq('user_id', joined!.id).eq('organization_id', SCALE_PRO_ID)).error).toBeNull();
+  const status = page.getByRole('row').filter({ hasText: invitation.email }).getByRole('switch');
+  await expect(status).toBeChecked();
+  await page.clock.runFor(3_000);
+  await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await expect(status).not.toBeChecked();
+});
+
+test('on a 390px-wide phone each member and invitation is a card with its actions on screen, and the page does not scroll sideways', async ({ page }) => {
   const member = await createViewer('Phone Width');
-  await page.setViewportSize({ width: 375, height: 740 });
+  const invitation = await createInvitation('editor', `e2e-invited-with-a-rather-long-address-${crypto.randomUUID().slice(0, 8)}@scale-pro.test`);
+  invitationIds.push(invitation.id);
+  await page.setViewportSize({ width: 390, height: 844 });
   await signInAsAdmin(page);
   await page.goto('/admin?tab=users');
-  await page.getByLabel('Search users').fill(member.email);
+  await expect(page.getByRole('button', { name: `Edit ${member.email}` })).toBeVisible();
+
+  const withinWidth = async (name: string) => {
+    const box = await page.getByRole('button', { name, exact: true }).boundingBox();
+    expect(box, name).not.toBeNull();
+    expect(box!.x, name).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width, name).toBeLessThanOrEqual(390);
+  };
+  const emails = await page.getByTestId('member-row').getByRole('checkbox').evaluateAll((boxes) => boxes.map((b) => b.getAttribute('aria-label')!.replace(/^Select /, '')));
+  expect(emails).toContain(member.email);
+  for (const email of emails) {
+    await withinWidth(`Edit ${email}`);
+    await withinWidth(`Reset Password for ${email}`);
+  }
+  const noSidewaysScroll = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  expect(await noSidewaysScroll()).toBe(true);
+  // An address wraps at its @ or a dot, not every few letters: its first line is a whole part of it.
+  const email = page.getByTestId('member-row').filter({ hasText: member.email }).locator('button span').nth(1);
+  expect(await email.evaluate((node) => node.getBoundingClientRect().height / parseFloat(getComputedStyle(node).lineHeight))).toBeLessThanOrEqual(2.1);
+
   const edit = page.getByRole('button', { name: `Edit ${member.email}` });
-  await edit.scrollIntoViewIfNeeded();
   await edit.click();
   await expect(page.getByRole('dialog', { name: 'Edit User' })).toBeVisible();
   await page.keyboard.press('Escape');
-  await page.getByLabel('Search users').fill('no-such-member-anywhere');
-  await expect(page.getByText('No users found matching your criteria.')).toBeVisible();
+
+  await page.getByRole('tablist', { name: 'User lists' }).getByRole('tab', { name: 'Invitations' }).click();
+  await expect(page.getByRole('row').filter({ hasText: invitation.email }).getByTestId('invitation-state')).toHaveText('Pending');
+  await withinWidth(`Resend invitation to ${invitation.email}`);
+  await withinWidth(`Revoke invitation to ${invitation.email}`);
+  expect(await noSidewaysScroll()).toBe(true);
 });

@@ -47,3 +47,26 @@ test('tag links open the tag list', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Articles tagged with "SEO"' })).toBeVisible();
   await expect(cards(page)).toHaveCount(3);
 });
+
+test('on a phone the category pills are one row that scrolls sideways, so the first article is on the first screen', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const path of ['/blog', '/blog/category/analytics-reporting']) {
+    await page.goto(path);
+    const pills = page.getByRole('navigation', { name: 'Blog categories' }).getByRole('link');
+    const tops = await pills.evaluateAll((links) => links.map((link) => Math.round(link.getBoundingClientRect().top)));
+    expect(new Set(tops).size, path).toBe(1);
+    const first = await cards(page).first().boundingBox();
+    expect(first!.y, path).toBeLessThan(844);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), path).toBe(true);
+    // The category's own pill is in view, and every pill is reachable by keyboard.
+    const current = page.getByRole('navigation', { name: 'Blog categories' }).locator('[aria-current]');
+    await expect(current).toBeInViewport();
+    const last = pills.last();
+    await last.focus();
+    await expect(last).toBeInViewport();
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/blog');
+  const desktopTops = await page.getByRole('navigation', { name: 'Blog categories' }).getByRole('link').evaluateAll((links) => links.map((link) => link.getBoundingClientRect().top));
+  expect(Math.max(...desktopTops) - Math.min(...desktopTops)).toBeLessThan(120);
+});

@@ -103,3 +103,15 @@ test('the scroll progress bar grows from empty at the top to full at the bottom'
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await expect.poll(scale).toBe(1);
 });
+
+test('each testimonial shows as many filled stars as its rating, out of five', async ({ page }) => {
+  await page.goto('/');
+  const ratings = page.getByRole('img', { name: /^Rated \d out of 5$/ });
+  await expect(ratings).toHaveCount(3);
+  for (const rating of await ratings.all()) {
+    const stars = Number((await rating.getAttribute('aria-label'))!.match(/Rated (\d)/)![1]);
+    const fills = await rating.locator('svg').evaluateAll((svgs) => svgs.map((svg) => getComputedStyle(svg).fill));
+    expect(fills).toHaveLength(5);
+    expect(fills.filter((fill) => fill !== 'none')).toHaveLength(stars);
+  }
+});

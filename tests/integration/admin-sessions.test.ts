@@ -1,10 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { anonClient, createMember, directTokenClient, seed, serviceClient, sessionIdOf, signedInClient } from './support/db-fixtures.ts';
+import { anonClient, createMember, directTokenClient, seed, serviceClient, sessionIdOf, signedInClient, withDatabase } from './support/db-fixtures.ts';
 
-// The Sessions tab's RPCs: what list_organization_sessions returns for the list (device, address, times), and
-// terminate_session ending a session and logging `session_terminated` (migration 20261123001100) with what
-// the audit sentence needs; refused callers end nothing and log nothing.
+// The Sessions tab's RPCs: what list_organization_sessions returns for the list (device, address, times, a last
+// activity that follows token refreshes and the back office's notes of use), and terminate_session ending a
+// session and logging `session_terminated` (migration 20261123001100) with what the audit sentence needs;
+// refused callers end nothing and log nothing.
 const service = serviceClient();
 const members: Array<{ remove: () => PromiseLike<unknown> }> = [];
 afterAll(async () => {
@@ -44,6 +45,78 @@ describe('list_organization_sessions', () => {
     expect(row).toMatchObject({ user_id: viewer.id, email: viewer.email, full_name: 'Test viewer', user_agent: 'integration-tests', expires_at: null });
     expect(Date.parse(String(row?.last_activity))).toBeGreaterThanOrEqual(Date.parse(String(row?.created_at)));
     expect(row).toHaveProperty('ip');
+  });
+});
+
+/** The session's row as the admin's Sessions list gives it. */
+async function listed(sessionId: string) {
+  const { data, error } = await service.rpc('list_organization_sessions', { p_organization_id: seed.scalePro });
+  if (error) throw new Error(error.message);
+  return (data as Array<{ session_id: string; created_at: string; last_activity: string; user_agent: string | null }>).find((s) => s.session_id === sessionId);
+}
+
+/** Moves everything the session has recorded an hour into the past, as if signed in and last used then. */
+const backdateSession = (sessionId: string) =>
+  withDatabase(async (db) => {
+    await db.query(
+      `update auth.sessions set created_at = created_at - interval '1 hour', updated_at = updated_at - interval '1 hour',
+         refreshed_at = refreshed_at - interval '1 hour' where id = $1`,
+      [sessionId],
+    );
+    await db.query(`update private.session_activity set seen_at = seen_at - interval '1 hour' where session_id = $1`, [sessionId]);
+  });
+
+const secondsAgo = (time: string | undefined) => (Date.now() - Date.parse(String(time))) / 1000;
+
+describe('last activity', () => {
+  it('moves when the session refreshes its token through /auth/v1; the sign-in time stays', async () => {
+    const viewer = await member('viewer');
+    await backdateSession(viewer.sessionId);
+    const before = await listed(viewer.sessionId);
+    expect(secondsAgo(before?.last_activity)).toBeGreaterThan(3500);
+
+    const { data, error } = await viewer.client.auth.refreshSession();
+    expect(error).toBeNull();
+    expect(await sessionIdOf(viewer.client)).toBe(viewer.sessionId);
+    const after = await listed(viewer.sessionId);
+    expect(secondsAgo(after?.last_activity)).toBeLessThan(60);
+    expect(after?.created_at).toBe(before?.created_at);
+    // The refreshed session goes on reading data.
+    expect(data.session?.access_token).toBeTruthy();
+    expect((await viewer.client.from('profiles').select('id').eq('id', viewer.id)).data).toHaveLength(1);
+  });
+
+  it("moves when the back office notes its use (note_session_activity), at most once a minute, for the caller's own session only", async () => {
+    const editor = await member('editor');
+    const other = await member('viewer');
+    await backdateSession(editor.sessionId);
+    await backdateSession(other.sessionId);
+
+    expect((await editor.client.rpc('note_session_activity')).error).toBeNull();
+    const noted = await listed(editor.sessionId);
+    expect(secondsAgo(noted?.last_activity)).toBeLessThan(60);
+    expect(secondsAgo((await listed(other.sessionId))?.last_activity)).toBeGreaterThan(3500);
+
+    // A second note within the minute writes nothing.
+    const seen = () => withDatabase(async (db) => (await db.query('select seen_at from private.session_activity where session_id = $1', [editor.sessionId])).rows[0]?.seen_at as Date);
+    const first = await seen();
+    expect((await editor.client.rpc('note_session_activity')).error).toBeNull();
+    expect(await seen()).toEqual(first);
+  });
+
+  it('records nothing for callers without a vouched-for session, and nobody reads or writes the notes directly', async () => {
+    const victim = await member('viewer');
+    await backdateSession(victim.sessionId);
+    const anon = await anonClient().rpc('note_session_activity');
+    expect(anon.error).not.toBeNull();
+    const unvouched = await directTokenClient(seed.users.admin.email);
+    await unvouched.rpc('note_session_activity');
+    expect(await withDatabase(async (db) => (await db.query('select 1 from private.session_activity where session_id = $1', [await sessionIdOf(unvouched)])).rowCount)).toBe(0);
+    for (const client of [anonClient(), victim.client]) {
+      const read = await client.schema('private' as 'public').from('session_activity').select('*');
+      expect(read.error).not.toBeNull();
+    }
+    expect(secondsAgo((await listed(victim.sessionId))?.last_activity)).toBeGreaterThan(3500);
   });
 });
 

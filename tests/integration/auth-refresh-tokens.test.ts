@@ -86,6 +86,28 @@ describe('rotation', () => {
   });
 });
 
+describe('the session row', () => {
+  it('records each refresh as GoTrue does: its time, and the browser and address it came from', async () => {
+    const { sessionId, chain } = await signedInChain(1);
+    await backdate(sessionId, 3600);
+    const response = await fetch(`${backend.apiUrl}/auth/v1/token?grant_type=refresh_token`, {
+      method: 'POST',
+      headers: { apikey: LOCAL_SUPABASE.anonKey, 'content-type': 'application/json', 'user-agent': 'a-later-browser/2.0' },
+      body: JSON.stringify({ refresh_token: chain[1]!.refresh_token }),
+    });
+    expect(response.status).toBe(200);
+    await response.body?.cancel();
+    const [row] = await backend.sql<{ refreshed_seconds_ago: number; user_agent: string; ip: string }>(
+      `select extract(epoch from (now() at time zone 'utc') - refreshed_at)::float as refreshed_seconds_ago, user_agent, host(ip) as ip
+         from auth.sessions where id = $1`,
+      [sessionId],
+    );
+    expect(row?.refreshed_seconds_ago).toBeLessThan(60);
+    expect(row?.user_agent).toBe('a-later-browser/2.0');
+    expect(row?.ip).toBe('127.0.0.1');
+  });
+});
+
 describe('a rotated token presented again', () => {
   it.each([
     ['right away', 0],

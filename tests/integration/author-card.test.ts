@@ -2,12 +2,13 @@
  * The author card a user edits about themselves (src/lib/back-office/author-profile.ts): saved through the API under
  * row-level security (one's own profile only), with the photo taken from the Media Library; a change the
  * public card shows requests a rebuild of the organizations where the person has published posts, and a
- * change it does not show (a sign-in's last_login) requests none.
+ * change it does not show (a sign-in's last_login) requests none. Only members who write posts (editors and
+ * admins somewhere) have one: a viewer's writes of it are refused through the raw API.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAuthorProfile, saveAuthorProfile, type AuthorProfile } from '../../src/lib/back-office/author-profile.ts';
-import { seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
+import { createMember, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
 
 const db = serviceClient();
 const since = new Date().toISOString();
@@ -54,5 +55,42 @@ describe('the author card', () => {
     const { error } = await db.from('profiles').update({ last_login: new Date().toISOString() }).eq('id', seed.users.editor.id);
     expect(error).toBeNull();
     expect((await requestsSince(`Author card changed: ${original.full_name}`)).length).toBe(before);
+  });
+});
+
+describe('a viewer (writes no posts anywhere)', () => {
+  const card = { author_title: 'Chief Reader', bio: 'I only read.', author_website: 'https://viewer.example', avatar_url: photo };
+
+  it('cannot set an author card through the raw API, field by field; nothing is written', async () => {
+    const viewer = await createMember('viewer');
+    try {
+      const client = await signedInClient(viewer.email);
+      for (const [field, value] of Object.entries(card)) {
+        const { error } = await client.from('profiles').update({ [field]: value }).eq('id', viewer.id).select('id');
+        expect(error?.code, field).toBe('42501');
+      }
+      const { data } = await db.from('profiles').select('author_title, bio, author_website, avatar_url').eq('id', viewer.id).single();
+      expect(data).toEqual({ author_title: null, bio: null, author_website: null, avatar_url: null });
+      // Their own name stays theirs to change.
+      expect((await client.from('profiles').update({ full_name: 'Renamed Viewer' }).eq('id', viewer.id).select('id')).error).toBeNull();
+    } finally {
+      await viewer.remove();
+    }
+  });
+
+  it('may clear a card left from when they wrote; an editor who becomes a viewer cannot set a new one', async () => {
+    const member = await createMember('editor');
+    try {
+      const client = await signedInClient(member.email);
+      expect((await client.from('profiles').update({ author_title: 'Writer', bio: 'Wrote once.' }).eq('id', member.id).select('id')).error).toBeNull();
+      expect((await db.from('profiles').update({ role: 'viewer' }).eq('id', member.id)).error).toBeNull();
+      const refused = await client.from('profiles').update({ bio: 'Still writing?' }).eq('id', member.id).select('id');
+      expect(refused.error?.code).toBe('42501');
+      expect((await client.from('profiles').update({ author_title: null, bio: null }).eq('id', member.id).select('id')).error).toBeNull();
+      const { data } = await db.from('profiles').select('author_title, bio').eq('id', member.id).single();
+      expect(data).toEqual({ author_title: null, bio: null });
+    } finally {
+      await member.remove();
+    }
   });
 });

@@ -1,9 +1,9 @@
-import { useStore } from '@nanostores/react';
 import { loadSystemCounters, type SystemCounters } from '../../lib/back-office/dashboard-stats';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { $staffChanged } from '../../stores/staff';
 import { StatCard } from './ui/Card';
 import { ErrorState } from './ui/EmptyState';
+import { useLiveReload } from '../use-live-reload';
 import { useLoad } from '../use-load';
 
 const LABELS: Array<[keyof SystemCounters, string]> = [
@@ -15,13 +15,13 @@ const LABELS: Array<[keyof SystemCounters, string]> = [
 
 /**
  * 'System Overview' below the tabs: four counters of the current organization, loaded again whenever the
- * Users tab changes members ($staffChanged). Total Users counts memberships, as the Users tab does.
+ * Users tab changes members ($staffChanged) and kept current with changes made elsewhere (useLiveReload).
+ * Total Users counts memberships, as the Users tab does.
  */
 export default function SystemOverview({ organizationId }: { organizationId: string }) {
-  const staffChanged = useStore($staffChanged);
-  // Read again (the old figures stay until the new ones come) whenever the Users tab changed members.
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- staffChanged is the signal to read again
-  const counters = useLoad(() => loadSystemCounters(supabaseBrowser(), organizationId), [organizationId, staffChanged], [organizationId]);
+  const counters = useLoad(() => loadSystemCounters(supabaseBrowser(), organizationId), [organizationId]);
+  // The old figures stay until the new ones come.
+  useLiveReload(counters.reload, $staffChanged);
 
   return (
     <section aria-labelledby="system-overview-title" className="mt-10">

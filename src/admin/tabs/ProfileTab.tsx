@@ -1,3 +1,4 @@
+import { useStore } from '@nanostores/react';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../components/ui/Button';
 import { Card, CardHeader } from '../components/ui/Card';
@@ -10,6 +11,7 @@ import { initialsOf } from '../../lib/images';
 import { mediaPublicUrl } from '../../lib/media-library';
 import { ChangePasswordSchema, changeOwnPassword, PasswordChangeError, type ChangePassword } from '../../lib/back-office/password';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
+import { $organization } from '../../stores/organization';
 import { toast } from '../../stores/toast';
 import { useLoad } from '../use-load';
 import type { AdminTabProps } from './index';
@@ -21,8 +23,12 @@ const FIELDS: { name: keyof ChangePassword; label: string; autoComplete: string 
   { name: 'confirmPassword', label: 'Confirm New Password', autoComplete: 'new-password' },
 ];
 
-/** Profile: one's author card, and one's password with the rules and tips. */
+/**
+ * Profile: one's author card (for those who write posts: an editor or admin of some organization, the rule the
+ * database holds too), and one's password with the rules and tips.
+ */
 export default function ProfileTab({ user, organization }: AdminTabProps) {
+  const writesPosts = useStore($organization).list.some((membership) => membership.role !== 'viewer');
   const [values, setValues] = useState<ChangePassword>(EMPTY);
   const [errors, setErrors] = useState<Partial<Record<keyof ChangePassword, string>>>({});
   const [busy, setBusy] = useState(false);
@@ -57,7 +63,7 @@ export default function ProfileTab({ user, organization }: AdminTabProps) {
   return (
     <div className="space-y-6">
       <h2 className="text-2xl font-semibold">Profile Settings</h2>
-      <AuthorCardForm key={user.id} userId={user.id} organizationId={organization.id} />
+      {writesPosts && <AuthorCardForm key={user.id} userId={user.id} organizationId={organization.id} />}
       <div className="grid gap-6 md:grid-cols-2">
         <Card>
           <CardHeader title="Change Password" description={`Signed in as ${user.email ?? 'unknown'}. Your other sessions end after the change.`} />

@@ -144,7 +144,7 @@ export default function SecurityTab({ user, organization }: AdminTabProps) {
                   <ul className="space-y-2">
                     {shown.logins.map((l) => (
                       <li key={l.id} className="flex flex-wrap items-center gap-2 border-b border-border pb-2 text-sm" data-testid="audit-login">
-                        <Badge variant={l.success ? 'default' : 'destructive'}>{l.success ? 'Success' : 'Failed'}</Badge>
+                        <Badge variant={l.success ? 'success' : 'destructive'}>{l.success ? 'Success' : 'Failed'}</Badge>
                         <span className="min-w-0 break-words">{loginSummary(l)}</span>
                         <span className="text-muted-foreground">IP: {l.ip_address ?? 'Unknown'}</span>
                         <span className="ml-auto text-muted-foreground"><RelativeTime date={l.created_at} /></span>

@@ -3,6 +3,7 @@ import { Badge } from '../components/ui/Badge';
 import { Button } from '../components/ui/Button';
 import { Card, CardHeader } from '../components/ui/Card';
 import { ConfirmDialog } from '../components/ui/ConfirmDialog';
+import { EmailAddress } from '../components/ui/EmailAddress';
 import { EmptyState, ErrorState } from '../components/ui/EmptyState';
 import { RelativeTime } from '../components/ui/RelativeTime';
 import { Skeleton } from '../components/ui/Skeleton';
@@ -82,7 +83,7 @@ function SessionGroupSection({ group, currentSessionId, onEnd }: { group: Sessio
     <section aria-label={`Sessions of ${personLabel(group)}`} data-testid="session-group" className="space-y-2">
       <div className="flex flex-wrap items-baseline gap-x-2">
         <h3 className="font-semibold">{group.full_name || 'Unknown User'}</h3>
-        <span className="min-w-0 break-all text-sm text-muted-foreground">{group.email}</span>
+        <EmailAddress email={group.email} className="min-w-0 text-sm text-muted-foreground" />
         <span className="text-sm text-muted-foreground">· {count} {count === 1 ? 'session' : 'sessions'}</span>
       </div>
       <ul className="space-y-2">

@@ -1,4 +1,3 @@
-import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import { countStaff } from '../../lib/back-office/users';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
@@ -8,6 +7,7 @@ import InviteDialog from '../components/InviteDialog';
 import { Button } from '../components/ui/Button';
 import { StatCard } from '../components/ui/Card';
 import { TabPanel, Tabs } from '../components/ui/Tabs';
+import { useLiveReload } from '../use-live-reload';
 import { useLoad } from '../use-load';
 import { useUrlParam } from '../use-url-param';
 import type { AdminTabProps } from './index';
@@ -17,7 +17,8 @@ import { MembersPanel } from './users/MembersPanel';
 /**
  * User Management: the members of the chosen organization (its memberships: role and
  * status there), with counts, search, filter, bulk actions, edit and reset mails; invitations with their
- * state, resend and revoke. Every change bumps $staffChanged so the System Overview counts again.
+ * state, resend and revoke. Every change bumps $staffChanged so the System Overview counts again; the counts and
+ * lists also follow changes made elsewhere (useLiveReload).
  */
 export default function UsersTab({ organization }: AdminTabProps) {
   const client = supabaseBrowser();
@@ -25,9 +26,9 @@ export default function UsersTab({ organization }: AdminTabProps) {
   const [dialog, setDialog] = useUrlParam('dialog');
   const [search, setSearch] = useState('');
   const [role, setRole] = useState('');
-  const staffChanged = useStore($staffChanged);
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- staffChanged is the signal to read again
-  const counts = useLoad(() => countStaff(client, organization.id), [client, organization.id, staffChanged], [organization.id]).value ?? null;
+  const staff = useLoad(() => countStaff(client, organization.id), [client, organization.id]);
+  useLiveReload(staff.reload, $staffChanged);
+  const counts = staff.value ?? null;
 
   return (
     <div className="space-y-6">

@@ -1,6 +1,7 @@
 /**
  * The Sessions tab's data: the live sessions of an organization's members (`list_organization_sessions`,
- * read from Supabase Auth's own sessions) and ending one at once (`terminate_session`, which deletes the
+ * read from Supabase Auth's own sessions, their last activity the latest of sign-in, token refresh and the back
+ * office's own note of use, `noteSessionActivity`) and ending one at once (`terminate_session`, which deletes the
  * session and its refresh tokens, so the user's next request is refused).
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
@@ -32,6 +33,15 @@ export async function listMemberSessions(client: SupabaseClient, organizationId:
 export async function terminateSession(client: SupabaseClient, sessionId: string): Promise<void> {
   const { error } = await client.rpc('terminate_session', { p_session_id: sessionId });
   if (error) throw new Error(`Terminating session ${sessionId} failed: ${error.message}`);
+}
+
+/**
+ * Tells the database this browser's session is in use now, for its "Last activity" (Supabase Auth itself records
+ * a session's use only at a token refresh, about hourly). The database keeps at most one note a minute.
+ */
+export async function noteSessionActivity(client: SupabaseClient): Promise<void> {
+  const { error } = await client.rpc('note_session_activity');
+  if (error) throw new Error(`Noting this session's activity failed: ${error.message}`);
 }
 
 /** Active while used within IDLE_AFTER_MS and not expired; Inactive otherwise. */

@@ -148,7 +148,7 @@ export function createAuthHandler(config: AuthConfig): (call: AuthRequest) => Pr
         return Response.json(await transaction((db) => startSession(db, issuer, user, 'password', call.client)));
       }
       if (grant === 'refresh_token') {
-        return Response.json(await transaction((db) => refreshSession(db, issuer, call.body.refresh_token)));
+        return Response.json(await transaction((db) => refreshSession(db, issuer, call.body.refresh_token, call.client)));
       }
       throw authErrors.unsupportedGrant();
     },

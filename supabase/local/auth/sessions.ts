@@ -60,8 +60,8 @@ export async function startSession(db: Db, issuer: string, user: UserRow, method
 
 /**
  * Exchanges a refresh token for a new access token and the session's next refresh token (rotation: the old
- * token is revoked, the new one's `parent` is the old one). Tokens of deleted sessions or banned users are
- * refused.
+ * token is revoked, the new one's `parent` is the old one), and records the refresh on the session (time,
+ * user agent, address). Tokens of deleted sessions or banned users are refused.
  *
  * Presenting a token that was already rotated follows GoTrue's reuse detection, as its v2 refresh token
  * algorithm does it (supabase/auth internal/tokens/service.go; the v1 algorithm revokes the session's
@@ -74,7 +74,7 @@ export async function startSession(db: Db, issuer: string, user: UserRow, method
  *   every access token naming it) and the request fails with refresh_token_already_used. The deletion
  *   commits although the request fails.
  */
-export async function refreshSession(db: Db, issuer: string, token: unknown): Promise<SessionJson> {
+export async function refreshSession(db: Db, issuer: string, token: unknown, client: ClientInfo): Promise<SessionJson> {
   if (typeof token !== 'string' || token === '') throw authErrors.refreshTokenNotFound();
   // Lock the session first: all refreshes of one session take turns, and the token is read after the lock.
   const found = await db.query<{ session_id: string | null }>('select session_id from auth.refresh_tokens where token = $1', [token]);
@@ -112,7 +112,12 @@ export async function refreshSession(db: Db, issuer: string, token: unknown): Pr
     await db.query(`update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1`, [row.id]);
     issued = await insertRefreshToken(db, user.id, sessionId, token);
   }
-  await db.query(`update auth.sessions set refreshed_at = now() at time zone 'utc', updated_at = now() where id = $1`, [sessionId]);
+  // As GoTrue's refresh does (UpdateOnlyRefreshInfo): the time of the refresh (its column has no time zone: UTC),
+  // and the browser and address it came from, so the session shows where it was last used.
+  await db.query(
+    `update auth.sessions set refreshed_at = now() at time zone 'utc', updated_at = now(), user_agent = $2, ip = $3 where id = $1`,
+    [sessionId, client.userAgent, validIp(client.ip)],
+  );
   return sessionJson(db, issuer, user, sessionId, issued);
 }
 

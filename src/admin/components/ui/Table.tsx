@@ -1,11 +1,27 @@
 import type { HTMLAttributes, TdHTMLAttributes, ThHTMLAttributes } from 'react';
 import { cn } from './cn';
 
-/** A table that scrolls sideways on narrow screens. Give it a caption (visible or sr-only). */
-export function Table({ className, ...rest }: HTMLAttributes<HTMLTableElement>) {
+/**
+ * Under the sm breakpoint a stacked table shows each body row as a card (a grid the rows' own classes lay out)
+ * instead of scrolling sideways, so every cell and action stays on a phone's screen. The header is the table's
+ * own to hide there (`max-sm:hidden`) or to keep as a row of what a card does not repeat (select all).
+ */
+const STACKED = cn(
+  'max-sm:block max-sm:[&>tbody]:grid max-sm:[&>tbody]:gap-3',
+  'max-sm:[&>tbody>tr]:grid max-sm:[&>tbody>tr]:gap-x-3 max-sm:[&>tbody>tr]:gap-y-2 max-sm:[&>tbody>tr]:rounded-md',
+  'max-sm:[&>tbody>tr]:border max-sm:[&>tbody>tr]:border-border max-sm:[&>tbody>tr]:p-3',
+  // Cells need no display of their own: grid and flex items are blocks, and `hidden` ones stay hidden.
+  'max-sm:[&>*>tr>*]:border-0 max-sm:[&>*>tr>*]:p-0 max-sm:[&>*>tr>*]:min-w-0',
+);
+
+/**
+ * A table that scrolls sideways on narrow screens, or with `stacked` shows its rows as cards there. Give it a
+ * caption (visible or sr-only).
+ */
+export function Table({ className, stacked = false, ...rest }: HTMLAttributes<HTMLTableElement> & { stacked?: boolean }) {
   return (
-    <div className="overflow-x-auto">
-      <table className={cn('w-full border-collapse text-sm', className)} {...rest} />
+    <div className={stacked ? 'sm:overflow-x-auto' : 'overflow-x-auto'}>
+      <table className={cn('w-full border-collapse text-sm', stacked && STACKED, className)} {...rest} />
     </div>
   );
 }

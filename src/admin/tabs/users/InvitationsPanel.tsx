@@ -1,4 +1,3 @@
-import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import { listInvitations, requestInvitationAction, type InvitationRow, type InvitationState } from '../../../lib/back-office/users';
 import { supabaseBrowser } from '../../../lib/back-office/supabase-browser';
@@ -9,11 +8,13 @@ import { Badge, type BadgeVariant } from '../../components/ui/Badge';
 import { Button } from '../../components/ui/Button';
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
 import { Dialog } from '../../components/ui/Dialog';
+import { EmailAddress } from '../../components/ui/EmailAddress';
 import { EmptyState } from '../../components/ui/EmptyState';
 import { Input } from '../../components/ui/Input';
 import { RelativeTime } from '../../components/ui/RelativeTime';
 import { Skeleton } from '../../components/ui/Skeleton';
 import { Table, Td, Th } from '../../components/ui/Table';
+import { useLiveReload } from '../../use-live-reload';
 import { useLoad } from '../../use-load';
 
 const STATE_BADGE: Record<InvitationState, BadgeVariant> = { pending: 'outline', accepted: 'success', expired: 'neutral', revoked: 'destructive' };
@@ -21,7 +22,8 @@ const STATE_LABEL: Record<InvitationState, string> = { pending: 'Pending', accep
 
 /**
  * The organization's invitations with their state; a pending or expired one can be resent (its link shown when
- * no mail could be sent) or revoked after a confirmation. Reloads whenever members or invitations change.
+ * no mail could be sent) or revoked after a confirmation. Reloads whenever members or invitations change, here
+ * or elsewhere (an invitee accepting shows as Accepted without a reload).
  */
 export function InvitationsPanel({ organizationId }: { organizationId: string }) {
   const client = supabaseBrowser();
@@ -29,9 +31,8 @@ export function InvitationsPanel({ organizationId }: { organizationId: string })
   const [revokeBusy, setRevokeBusy] = useState(false);
   const [resentLink, setResentLink] = useState<{ email: string; link: string; message: string } | null>(null);
   const [busyId, setBusyId] = useState<string | null>(null);
-  const staffChanged = useStore($staffChanged);
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- staffChanged is the signal to read again
-  const list = useLoad(() => listInvitations(client, organizationId), [client, organizationId, staffChanged], [organizationId]);
+  const list = useLoad(() => listInvitations(client, organizationId), [client, organizationId]);
+  useLiveReload(list.reload, $staffChanged);
   // An invitation list that cannot be read shows as empty (the failure is logged).
   const invitations = list.state === 'error' ? [] : (list.value ?? null);
 
@@ -66,16 +67,20 @@ export function InvitationsPanel({ organizationId }: { organizationId: string })
   return (
     <>
       {!invitations ? <Skeleton /> : invitations.length === 0 ? <EmptyState title="No invitations yet" /> : (
-        <Table>
+        <Table stacked>
           <caption className="sr-only">Invitations</caption>
-          <thead><tr><Th>Email</Th><Th>Role</Th><Th>Status</Th><Th className="hidden sm:table-cell">Invited</Th><Th><span className="sr-only">Actions</span></Th></tr></thead>
+          <thead className="max-sm:hidden">
+            <tr><Th>Email</Th><Th>Role</Th><Th>Status</Th><Th className="hidden sm:table-cell">Invited</Th><Th><span className="sr-only">Actions</span></Th></tr>
+          </thead>
           <tbody>
             {invitations.map((invitation) => (
-              <tr key={invitation.id}>
-                <Td className="max-w-[12rem] break-all">{invitation.email}</Td><Td><RoleBadge role={invitation.role} /></Td>
+              // On a phone each invitation is a card: the address, then role and state, then the actions.
+              <tr key={invitation.id} className="max-sm:grid-cols-[auto_auto_1fr]">
+                <Td className="max-sm:col-span-3"><EmailAddress email={invitation.email} /></Td>
+                <Td><RoleBadge role={invitation.role} /></Td>
                 <Td><Badge variant={STATE_BADGE[invitation.state]} data-testid="invitation-state">{STATE_LABEL[invitation.state]}</Badge></Td>
                 <Td className="hidden sm:table-cell"><RelativeTime date={invitation.created_at} /></Td>
-                <Td>
+                <Td className="max-sm:col-span-3 max-sm:empty:hidden">
                   {(invitation.state === 'pending' || invitation.state === 'expired') && (
                     <div className="flex flex-wrap gap-1">
                       <Button size="sm" variant="outline" disabled={busyId === invitation.id} aria-label={`Resend invitation to ${invitation.email}`}

@@ -1,4 +1,3 @@
-import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
 import {
   changeRole, LastAdminError, listStaff, recentActivity, requestPasswordReset, setActive, type StaffProfile,
@@ -14,6 +13,7 @@ import { RoleBadge } from '../../components/RoleBadge';
 import { Button } from '../../components/ui/Button';
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
 import { Dialog } from '../../components/ui/Dialog';
+import { EmailAddress } from '../../components/ui/EmailAddress';
 import { EmptyState, ErrorState } from '../../components/ui/EmptyState';
 import { Input } from '../../components/ui/Input';
 import { RelativeTime } from '../../components/ui/RelativeTime';
@@ -21,6 +21,7 @@ import { Select } from '../../components/ui/Select';
 import { Skeleton } from '../../components/ui/Skeleton';
 import { Table, Td, Th } from '../../components/ui/Table';
 import { useDebounced } from '../../use-debounced';
+import { useLiveReload } from '../../use-live-reload';
 import { useLoad } from '../../use-load';
 import { useUrlParam } from '../../use-url-param';
 
@@ -41,7 +42,8 @@ export interface MemberFilters {
 /**
  * The organization's members (their memberships: role and status there): search, role filter, selection with
  * bulk actions, role and status changes in place, edit, password reset mails, and a member's details with
- * their recent activity. Reloads whenever members or invitations change ($staffChanged).
+ * their recent activity. Reloads whenever members or invitations change, here ($staffChanged) or elsewhere
+ * (useLiveReload).
  */
 export function MembersPanel({ organizationId, filters }: { organizationId: string; filters: MemberFilters }) {
   const client = supabaseBrowser();
@@ -52,15 +54,14 @@ export function MembersPanel({ organizationId, filters }: { organizationId: stri
   const [resetBusy, setResetBusy] = useState(false);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [busyId, setBusyId] = useState<string | null>(null);
-  const staffChanged = useStore($staffChanged);
   // Typing pauses before the members are asked again.
   const query = useDebounced(search, SEARCH_DELAY_MS);
   const members = useLoad(
     () => listStaff(client, organizationId, { search: query, role: (role || undefined) as Role | undefined }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- staffChanged is the signal to read again
-    [client, organizationId, query, role, staffChanged],
+    [client, organizationId, query, role],
     [organizationId],
   );
+  useLiveReload(members.reload, $staffChanged);
   const users = members.state === 'error' ? null : (members.value ?? null);
   const error = members.state === 'error' ? 'Failed to fetch users' : null;
 
@@ -110,28 +111,30 @@ export function MembersPanel({ organizationId, filters }: { organizationId: stri
         <BulkActionsBar organizationId={organizationId} selected={chosen} onClear={() => setSelected(new Set())} onDone={() => { setSelected(new Set()); notifyStaffChanged(); }} />
       )}
       {error ? <ErrorState message={error} onRetry={members.reload} /> : !users ? <Skeleton /> : users.length === 0 ? <EmptyState title="No users found matching your criteria." /> : (
-        <Table>
+        <Table stacked>
           <caption className="sr-only">Users</caption>
-          <thead>
-            <tr>
+          <thead className="max-sm:mb-2 max-sm:block">
+            <tr className="max-sm:flex">
               <Th><SelectAll total={visible.length} chosen={chosen.length} onChange={(all) => setSelected(all ? new Set(visible.map((row) => row.id)) : new Set())} /></Th>
-              <Th>User</Th><Th>Role</Th><Th>Status</Th><Th className="hidden sm:table-cell">Joined</Th><Th><span className="sr-only">Actions</span></Th>
+              <Th className="max-sm:hidden">User</Th><Th className="max-sm:hidden">Role</Th><Th className="max-sm:hidden">Status</Th>
+              <Th className="hidden sm:table-cell">Joined</Th><Th className="max-sm:hidden"><span className="sr-only">Actions</span></Th>
             </tr>
           </thead>
           <tbody>
             {users.map((row) => (
-              <tr key={row.id}>
-                <Td>
+              // On a phone each member is a card: the checkbox beside the name, then role and status, then the actions.
+              <tr key={row.id} data-testid="member-row" className="max-sm:grid-cols-[auto_auto_minmax(0,1fr)] max-sm:items-center">
+                <Td className="max-sm:self-start max-sm:pt-0.5">
                   <input type="checkbox" aria-label={`Select ${row.email}`} checked={selected.has(row.id)}
                     onChange={(e) => { const next = new Set(selected); if (e.target.checked) next.add(row.id); else next.delete(row.id); setSelected(next); }} />
                 </Td>
-                <Td>
-                  <button type="button" className="max-w-[11rem] text-left hover:underline sm:max-w-none" onClick={() => setDetailId(row.id)}>
+                <Td className="max-sm:col-span-2">
+                  <button type="button" className="max-w-full text-left hover:underline" onClick={() => setDetailId(row.id)}>
                     <span className="block font-medium">{row.full_name || row.email}</span>
-                    <span className="block break-all text-xs text-muted-foreground">{row.email}</span>
+                    <EmailAddress email={row.email} className="block text-xs text-muted-foreground" />
                   </button>
                 </Td>
-                <Td>
+                <Td className="max-sm:col-start-2">
                   <div className="flex items-center gap-2">
                     <span className="hidden sm:inline"><RoleBadge role={row.role} /></span>
                     <Select aria-label={`Role of ${row.email}`} options={ROLE_OPTIONS} value={row.role} disabled={busyId === row.id}
@@ -146,7 +149,7 @@ export function MembersPanel({ organizationId, filters }: { organizationId: stri
                   </label>
                 </Td>
                 <Td className="hidden sm:table-cell"><RelativeTime date={row.joined_at} /></Td>
-                <Td>
+                <Td className="max-sm:col-span-2 max-sm:col-start-2">
                   <div className="flex flex-wrap gap-1">
                     <Button size="sm" variant="outline" aria-label={`Edit ${row.email}`} onClick={() => setEditing(row)}>Edit</Button>
                     <Button size="sm" variant="outline" aria-label={`Reset Password for ${row.email}`} onClick={() => setResetting(row)}>Reset Password</Button>
@@ -178,7 +181,13 @@ function SelectAll({ total, chosen, onChange }: { total: number; chosen: number;
   useEffect(() => {
     if (ref.current) ref.current.indeterminate = chosen > 0 && chosen < total;
   }, [chosen, total]);
-  return <input ref={ref} type="checkbox" aria-label="Select all users" checked={total > 0 && chosen === total} onChange={(e) => onChange(e.target.checked)} />;
+  // The table's header row is hidden on a phone but for this box, so there it says what it does.
+  return (
+    <label className="flex items-center gap-2">
+      <input ref={ref} type="checkbox" aria-label="Select all users" checked={total > 0 && chosen === total} onChange={(e) => onChange(e.target.checked)} />
+      <span aria-hidden="true" className="sm:hidden">Select all</span>
+    </label>
+  );
 }
 
 /** A user's details and their last 10 activities in the organization. */
