@@ -20,7 +20,7 @@ comment on table private.session_activity is
  * a minute to the last one write nothing, so a busy page costs no more than one write a minute. Callers without
  * a live, vouched-for session record nothing.
  */
-create function public.note_session_activity() returns void
+create function private.note_session_activity() returns void
 language plpgsql volatile security definer set search_path = ''
 as $$
 declare
@@ -34,6 +34,13 @@ begin
     where a.seen_at < excluded.seen_at - interval '1 minute';
 end;
 $$;
+revoke execute on function private.note_session_activity() from public, anon;
+grant execute on function private.note_session_activity() to authenticated, service_role;
+
+/** The API's door to private.note_session_activity (nothing in `public` runs with its owner's rights). */
+create function public.note_session_activity() returns void
+language sql volatile security invoker set search_path = ''
+as $$ select private.note_session_activity() $$;
 revoke execute on function public.note_session_activity() from public, anon;
 grant execute on function public.note_session_activity() to authenticated, service_role;
 

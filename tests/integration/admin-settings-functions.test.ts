@@ -51,10 +51,10 @@ describe('POST /api/admin/webhook-test', () => {
     expect((await res.json()).message).toBe('Admin privileges required for this organization.');
   });
 
-  it('refuses an invalid body (400)', async () => {
+  it('refuses an invalid body (400) and a payload a delivery would refuse (422, naming the field)', async () => {
     const noTitle = await webhookTest(post('/api/admin/webhook-test', { organization_id: SCALE_PRO.id, payload: { html: '<p>x</p>' } }, tokens.admin));
-    expect(noTitle.status).toBe(400);
-    expect((await noTitle.json()).message).toMatch(/title/i);
+    expect(noTitle.status).toBe(422);
+    expect((await noTitle.json()).message).toMatch(/^Invalid payload: title: /);
     expect((await webhookTest(post('/api/admin/webhook-test', 'not json', tokens.admin))).status).toBe(400);
     expect((await webhookTest(post('/api/admin/webhook-test', { organization_id: 'nope', payload: {} }, tokens.admin))).status).toBe(400);
   });

@@ -196,14 +196,12 @@ describe('the evergreen blog, built with and without the database', () => {
   }, BUILD_TIMEOUT);
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('shows only its own posts and gives a category without posts its empty page', async () => {
+  it('shows only its own posts and offers no category without published posts (no pill, no page)', async () => {
     const slugs = await publishedSlugs(seed.evergreen);
     expect(cardCount(pageHtml('/blog', live))).toBe(slugs.length);
     expect(pageHtml('/blog', live)).not.toContain('seo-strategies-that-actually-work-in-2026');
-    const empty = visibleText(pageHtml('/blog/category/lead-generation', live));
-    expect(empty).toContain('Lead Generation Articles');
-    expect(empty).toContain('No articles found');
-    expect(empty).toContain("Try adjusting your search or filter to find what you're looking for.");
+    expect(pageHtml('/blog', live)).not.toContain('/blog/category/lead-generation');
+    expect(existsSync(join(live, 'blog', 'category', 'lead-generation', 'index.html'))).toBe(false);
   });
 
   it('fails loudly when the database cannot be reached', () => {
