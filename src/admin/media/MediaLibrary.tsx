@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import { formatBytes, formatDimensions, formatMediaDate, listMedia, mediaUsage, type MediaUse, usageByMedia } from '../../lib/back-office/media';
+import { countWords } from '../../lib/count-words';
 import { type MediaItem, mediaPublicUrl } from '../../lib/media-library';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { EmptyState, ErrorState } from '../components/ui/EmptyState';
@@ -24,7 +25,7 @@ const SEARCH_DELAY_MS = 300;
 
 function usedByText(uses: MediaUse[] | undefined): string {
   const count = uses?.length ?? 0;
-  return count === 0 ? 'Not used' : `Used by ${count} ${count === 1 ? 'post' : 'posts'}`;
+  return count === 0 ? 'Not used' : `Used by ${countWords(count, 'post')}`;
 }
 
 /**
