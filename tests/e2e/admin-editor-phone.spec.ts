@@ -2,12 +2,12 @@
  * The post editor on a phone (390 × 844): the actions (Cancel, Save Draft, Publish) are on screen without
  * scrolling through the form, wherever the page is scrolled, and nothing of the form hides under them at
  * its end; in the Media picker a tapped thumbnail is marked selected and "Use this image" is on screen
- * without scrolling past the grid. Positions are asserted with bounding boxes. The editor used is removed
- * afterwards.
+ * without scrolling past the grid; a save's toast shows above the bar. Positions are asserted with bounding
+ * boxes. The editor and the post used are removed afterwards.
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { createUser, removeUser } from './support/backend';
+import { createUser, removeUser, service } from './support/backend';
 import { submitSignIn } from './support/sign-in';
 
 const PHONE = { width: 390, height: 844 };
@@ -54,6 +54,18 @@ test('the editor\'s actions stay on screen while the form scrolls, and cover non
   const bar = (await actions.boundingBox())!;
   const preview = (await page.getByRole('region', { name: 'Preview' }).boundingBox())!;
   expect(preview.y + preview.height).toBeLessThanOrEqual(bar.y);
+
+  // A save's toast shows above the bar, not over the buttons.
+  await page.getByLabel('Title *').fill(`e2e-phone-${crypto.randomUUID().slice(0, 8)}`);
+  await page.getByLabel('Content *').fill('Written on a phone.');
+  await buttons[1]!.click();
+  const toast = page.getByRole('status', { name: 'Notifications' }).getByText('Post saved successfully!');
+  await expect(toast).toBeVisible();
+  await expect(page).toHaveURL(/\/admin\/blog\/edit\/([0-9a-f-]{36})$/);
+  const saved = (await page.getByRole('status', { name: 'Notifications' }).boundingBox())!;
+  expect(saved.y + saved.height).toBeLessThanOrEqual((await actions.boundingBox())!.y);
+  const id = page.url().split('/').pop()!;
+  await service.from('blog_posts').delete().eq('id', id);
 });
 
 test('in the Media picker a tapped thumbnail is marked selected and Use this image is on screen', async ({ page }) => {

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { listCategories, type TaxonomyCategory } from '../../lib/back-office/blog-taxonomy';
 import { postOnSite } from '../../lib/back-office/deploy-status';
 import { ACTION_LABELS, actionMessage, actionsFor, changesSite, formatPublicationTime, type PostAction } from '../../lib/back-office/post-actions';
@@ -45,6 +45,26 @@ function ReadOnlyNotice() {
       Viewers cannot create or edit posts. <a className="underline" href={LIST_PATH}>Back to the posts</a>
     </p>
   );
+}
+
+/**
+ * Keeps toasts above the action bar while it is fixed to the bottom of the screen (phones and tablets): the
+ * Toaster reads the bar's height from --toast-lift.
+ */
+function useToastLift(bar: RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    const element = bar.current;
+    if (!element) return;
+    const root = document.documentElement;
+    const measure = () => root.style.setProperty('--toast-lift', getComputedStyle(element).position === 'fixed' ? `${element.offsetHeight}px` : '0px');
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    measure();
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty('--toast-lift');
+    };
+  }, [bar]);
 }
 
 /** The editor after a save: the saved post, whether the save changed what visitors see, and a count that remounts the form. */
@@ -140,6 +160,8 @@ function PostEditor({ access, post, timeZone, justSaved, showSiteStatus, onSaved
   useEffect(() => {
     if (justSaved) heading.current?.focus({ preventScroll: true });
   }, [justSaved]);
+  const actionBar = useRef<HTMLDivElement>(null);
+  useToastLift(actionBar);
 
   /** Saves with one of the post's actions; the editor stays on the saved post and says what happened. */
   async function run(action: PostAction) {
@@ -186,6 +208,7 @@ function PostEditor({ access, post, timeZone, justSaved, showSiteStatus, onSaved
         </h2>
         {/* On phones and tablets a bar fixed to the bottom of the screen, so the actions never scroll away. */}
         <div
+          ref={actionBar}
           role="group"
           aria-label="Post actions"
           data-testid="editor-actions"
