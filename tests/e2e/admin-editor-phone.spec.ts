@@ -56,7 +56,7 @@ test('the editor\'s actions stay on screen while the form scrolls, and cover non
   expect(preview.y + preview.height).toBeLessThanOrEqual(bar.y);
 
   // A save's toast shows above the bar, not over the buttons.
-  await page.getByLabel('Title *').fill(`e2e-phone-${crypto.randomUUID().slice(0, 8)}`);
+  await page.getByLabel('Title *').fill(`e2e-phone-${crypto.randomUUID().slice(0, 8)} with a title far longer than one line of a phone`);
   await page.getByLabel('Content *').fill('Written on a phone.');
   await buttons[1]!.click();
   const toast = page.getByRole('status', { name: 'Notifications' }).getByText('Post saved successfully!');
@@ -64,6 +64,11 @@ test('the editor\'s actions stay on screen while the form scrolls, and cover non
   await expect(page).toHaveURL(/\/admin\/blog\/edit\/([0-9a-f-]{36})$/);
   const saved = (await page.getByRole('status', { name: 'Notifications' }).boundingBox())!;
   expect(saved.y + saved.height).toBeLessThanOrEqual((await actions.boundingBox())!.y);
+  // A second save lists two revisions (with Preview and Restore): the page still fits the phone's width.
+  await page.getByLabel('Content *').fill('Written on a phone, then changed.');
+  await buttons[1]!.click();
+  await expect(page.getByRole('region', { name: 'Revision history' }).getByRole('listitem')).toHaveCount(2);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
   const id = page.url().split('/').pop()!;
   await service.from('blog_posts').delete().eq('id', id);
 });

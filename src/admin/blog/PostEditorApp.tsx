@@ -245,7 +245,7 @@ function PostEditor({ access, post, timeZone, justSaved, showSiteStatus, onSaved
         </div>
       )}
 
-      <div className="mt-6 grid gap-6 pb-32 lg:grid-cols-2 lg:pb-0">
+      <div className="mt-6 grid grid-cols-1 gap-6 pb-32 lg:grid-cols-2 lg:pb-0">
         <div className="space-y-4">
           <PostFields
             form={form}
