@@ -16,7 +16,10 @@ export function mountToaster(props: ToasterProps): Promise<void> {
     region.setAttribute('aria-label', 'Notifications');
     region.setAttribute('aria-live', 'polite');
     region.setAttribute('aria-atomic', 'true');
-    region.className = 'pointer-events-none fixed right-4 bottom-4 z-50 flex w-[calc(100%-2rem)] max-w-sm flex-col';
+    region.className = 'pointer-events-none fixed right-4 z-50 flex w-[calc(100%-2rem)] max-w-sm flex-col';
+    // A page with a bar fixed to the bottom of the screen (the post editor on a phone) sets --toast-lift to
+    // its height, so a toast never covers the buttons it is about. (Set through the CSSOM, which the CSP allows.)
+    region.style.bottom = 'calc(1rem + var(--toast-lift, 0px))';
     document.body.append(region);
     const [{ createElement }, { createRoot }, { default: Toaster }] = await Promise.all([
       import('react'),

@@ -13,6 +13,14 @@ export const DEPLOY_STATUS_POLL_MS = 5_000;
 /** The facts of the organization being watched, or null before the first answer (or for another organization). */
 export const $deployFacts = atom<{ organizationId: string; facts: DeployFacts | null; failed: boolean; receivedAt: number } | null>(null);
 
+/**
+ * The database's clock at `at`: the facts' `now`, moved on by the time since they were received, so a wrong
+ * browser clock changes nothing the status says.
+ */
+export function deployClock(entry: { facts: DeployFacts; receivedAt: number }, at: number = Date.now()): Date {
+  return new Date(Date.parse(entry.facts.now) + Math.max(0, at - entry.receivedAt));
+}
+
 /** Reads the status once now (after a Retry, say). */
 export async function refreshDeployStatus(organizationId: string): Promise<void> {
   try {

@@ -1,8 +1,10 @@
 /**
- * The post editor as a writer uses it: Markdown written, saved and opened again is the same Markdown; a
- * published post is updated in place and unpublished only after the editor's own dialog, and the next build
- * takes it off the site; an older revision comes back; unsaved work survives a reload, and leaving asks
- * first. The database's audit rows are checked along the way. Everything created here is removed afterwards.
+ * The post editor as a writer uses it: every save keeps the editor open on the saved post; Markdown written,
+ * saved and opened again is the same Markdown; a published post says when it goes live and then that it is
+ * live (with a link), is updated in place and unpublished only after the editor's own dialog, and the next
+ * build takes it off the site; an older revision is previewed (sanitized), its restore says what it does,
+ * and it comes back; unsaved work survives a reload, and leaving asks first. The database's audit rows are
+ * checked along the way. Everything created here is removed afterwards.
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -50,6 +52,8 @@ async function openFromList(page: Page, title: string) {
   await expect(page.getByRole('heading', { name: 'Edit Post' })).toBeVisible();
 }
 
+const notifications = (page: Page) => page.getByRole('status', { name: 'Notifications' });
+
 async function postRow(slug: string) {
   const { data } = await service.from('blog_posts').select('id, status, title, content_source, content_format').eq('slug', slug).single();
   return data!;
@@ -72,25 +76,43 @@ test('Markdown stays Markdown; Update keeps a post published; Unpublish asks, th
   await expect(preview.locator('pre code')).toHaveText('const answer = 42;');
   await page.getByRole('button', { name: 'Save Draft' }).click();
   await expect(page.getByText('Post saved successfully!')).toBeVisible();
+  const { id } = await postRow(slug);
+  await expect(page).toHaveURL(new RegExp(`/admin/blog/edit/${id}$`));
 
+  // The address is the post's: a reload opens it from the database.
   await page.reload();
-  await openFromList(page, title);
+  await expect(page.getByRole('heading', { name: 'Edit Post' })).toBeVisible();
   await expect(page.getByLabel('Content *')).toHaveValue(MARKDOWN);
   await expect(page.getByLabel('Content format')).toHaveValue('markdown');
   expect(await postRow(slug)).toMatchObject({ content_source: MARKDOWN, content_format: 'markdown', status: 'draft' });
+  await expect(page.getByTestId('post-site-status')).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Publish', exact: true }).click();
-  await expect(page.getByText('Post published successfully!')).toBeVisible();
-  await openFromList(page, title);
+  await expect(notifications(page)).toContainText('Post published.');
   await expect(page.getByRole('button', { name: 'Save Draft' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Publish', exact: true })).toHaveCount(0);
+  expect((await postRow(slug)).status).toBe('published');
   await page.getByLabel('Excerpt').fill('Updated while published.');
   await page.getByRole('button', { name: 'Update' }).click();
-  await expect(page.getByText('Post updated successfully!')).toBeVisible();
+  await expect(notifications(page)).toContainText('Post updated.');
+  await expect(notifications(page)).toContainText(/It goes live on the site .*rebuilds\./);
+  const onSite = page.getByTestId('post-site-status');
+  await expect(onSite).toHaveAttribute('data-state', 'waiting');
+  await expect(page.getByLabel('Excerpt')).toHaveValue('Updated while published.');
+
+  // The build runs while the editor is open: the editor follows the site status and says the post is live.
+  await rebuildPublicSite(SCALE_PRO_ID);
+  await expect(onSite).toHaveAttribute('data-state', 'done', { timeout: 20_000 });
+  await expect(onSite).toContainText('Your post is live.');
+  await expect(onSite.getByRole('link', { name: /View it/ })).toHaveAttribute('href', `/blog/${slug}`);
+  await expect(notifications(page)).toContainText('Your post is live.');
+
+  await page.getByRole('link', { name: 'All posts' }).click();
+  await page.getByLabel('Search posts').fill(title);
   const card = page.getByTestId('post-card').filter({ hasText: title });
   await expect(card.getByTestId('post-status')).toHaveText('published');
+  await expect(card.getByTestId('post-live')).toHaveText('Live');
 
-  await rebuildPublicSite(SCALE_PRO_ID);
   const visitor = await page.context().newPage();
   await visitor.goto(`/blog/${slug}`);
   await expect(visitor.locator('article h2', { hasText: 'Why it matters' })).toBeVisible();
@@ -105,42 +127,65 @@ test('Markdown stays Markdown; Update keeps a post published; Unpublish asks, th
   expect((await postRow(slug)).status).toBe('published');
   await page.getByRole('button', { name: 'Unpublish' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Unpublish' }).click();
-  await expect(page.getByText('Post unpublished. It leaves the site at the next build.')).toBeVisible();
-  await expect(card.getByTestId('post-status')).toHaveText('draft');
+  await expect(notifications(page)).toContainText('Post unpublished.');
+  await expect(notifications(page)).toContainText(/It leaves the site .*rebuilds\./);
+  await expect(page.getByRole('button', { name: 'Publish', exact: true })).toBeVisible();
+  await expect(onSite).toHaveAttribute('data-state', 'waiting');
+  expect((await postRow(slug)).status).toBe('draft');
 
   await rebuildPublicSite(SCALE_PRO_ID);
+  await expect(onSite).toHaveAttribute('data-state', 'done', { timeout: 20_000 });
+  await expect(onSite).toHaveText('Your post is off the site.');
   expect((await visitor.goto(`/blog/${slug}`))?.status()).toBe(404);
   await visitor.close();
+  await page.getByRole('link', { name: 'All posts' }).click();
+  await page.getByLabel('Search posts').fill(title);
+  await expect(card.getByTestId('post-status')).toHaveText('draft');
 
-  const { id } = await postRow(slug);
   const { data: audit } = await service.from('user_activity_logs').select('action').eq('resource_id', id).order('created_at');
   expect(audit!.map((entry) => entry.action)).toEqual(['post_created', 'post_published', 'post_updated', 'post_unpublished']);
 });
 
-test('an older revision comes back; unsaved work survives a reload and leaving asks first', async ({ page }) => {
+test('an older revision is previewed and comes back; unsaved work survives a reload and leaving asks first', async ({ page }) => {
   await signInAsEditor(page);
   const title = `${marker} revisions`;
+  // The first version carries markup the preview must not run: its source is kept as written.
+  const first = 'The first version.\n\n<img src="/favicon.svg" alt="logo" onerror="document.title=\'pwned\'" onload="document.title=\'pwned\'">';
   await page.getByRole('link', { name: 'New Post' }).click();
   await page.getByLabel('Title *').fill(title);
-  await page.getByLabel('Content *').fill('The first version.');
+  await page.getByLabel('Content *').fill(first);
   await page.getByRole('button', { name: 'Save Draft' }).click();
   await expect(page.getByText('Post saved successfully!')).toBeVisible();
 
-  await openFromList(page, title);
+  // Still in the editor: the second version is saved right away.
+  await expect(page.getByRole('heading', { name: 'Edit Post' })).toBeVisible();
+  await page.getByLabel('Title *').fill(`${title} renamed`);
   await page.getByLabel('Content *').fill('The second version.');
   await page.getByRole('button', { name: 'Save Draft' }).click();
   await expect(page.getByText('Post saved successfully!')).toBeVisible();
 
-  await openFromList(page, title);
   const history = page.getByRole('region', { name: 'Revision history' });
   await expect(history.getByRole('listitem')).toHaveCount(2);
-  await expect(history.getByRole('listitem').first()).toContainText('Changed content');
+  await expect(history.getByRole('listitem').first()).toContainText('Changed title, content');
   await expect(history.getByRole('listitem').last()).toContainText('Created');
-  await history.getByRole('button', { name: /^Restore/ }).click();
-  await expect(page.getByRole('dialog')).toContainText('Restore this revision?');
-  await page.getByRole('dialog').getByRole('button', { name: 'Restore' }).click();
+
+  // The older revision's preview: its title and content, rendered and sanitized as the editor's preview is.
+  await history.getByRole('button', { name: /^Preview the revision/ }).click();
+  const preview = page.getByRole('dialog', { name: 'Revision preview' });
+  await expect(preview.getByTestId('revision-preview').getByRole('heading', { level: 1 })).toHaveText(title);
+  await expect(preview.getByTestId('post-body')).toContainText('The first version.');
+  await expect(preview.getByTestId('post-body').locator('img[alt="logo"]')).toHaveCount(1);
+  await expect(preview.locator('[onerror], [onload], script')).toHaveCount(0);
+  expect(await page.title()).not.toBe('pwned');
+  await expect(page.getByLabel('Content *')).toHaveValue('The second version.');
+  await preview.getByRole('button', { name: 'Restore this version' }).click();
+
+  const confirm = page.getByRole('dialog', { name: 'Restore this revision?' });
+  await expect(confirm).toContainText('are saved at once as the draft; nothing changes on the site until you publish.');
+  await confirm.getByRole('button', { name: 'Restore' }).click();
   await expect(page.getByText('Revision restored.')).toBeVisible();
-  await expect(page.getByLabel('Content *')).toHaveValue('The first version.');
+  await expect(page.getByLabel('Content *')).toHaveValue(first);
+  await expect(page.getByLabel('Title *')).toHaveValue(title);
   await expect(history.getByRole('listitem')).toHaveCount(3);
   await expect(history.getByRole('listitem').first()).toContainText('Restored an earlier version');
 
@@ -153,12 +198,12 @@ test('an older revision comes back; unsaved work survives a reload and leaving a
   await expect(page.getByRole('status').filter({ hasText: 'Restored your unsaved changes' })).toBeVisible();
 
   // Leaving by a link asks in the editor's own dialog; staying keeps the work.
-  await page.getByRole('link', { name: 'Posts' }).click();
+  await page.getByRole('link', { name: 'All posts' }).click();
   await expect(page.getByRole('dialog')).toContainText('You have unsaved changes. Leave without saving?');
   await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByLabel('Content *')).toHaveValue('Typed but not saved.');
   await page.getByRole('button', { name: 'Discard changes' }).click();
-  await expect(page.getByLabel('Content *')).toHaveValue('The first version.');
-  await page.getByRole('link', { name: 'Posts' }).click();
+  await expect(page.getByLabel('Content *')).toHaveValue(first);
+  await page.getByRole('link', { name: 'Posts', exact: true }).click();
   await expect(page).toHaveURL(/\/admin\/blog\/?$/);
 });

@@ -1,8 +1,9 @@
 /**
- * /admin/blog end to end: an editor signs in through /auth, writes and publishes a post, finds it in the
- * list and, after the local rebuild, on the public blog; renames its slug (the redirect row is checked),
- * schedules one, deletes both (the public page is gone after the next rebuild); a viewer only reads. Users
- * and posts created here are removed afterwards.
+ * /admin/blog end to end: an editor signs in through /auth, writes and publishes a post (the editor stays on
+ * it, at its edit address, and says when it goes live), goes back to the list by the editor's link and
+ * finds it there and, after the local rebuild, on the public blog; renames its slug (the redirect row is
+ * checked), schedules one (its card tells the time it goes out), deletes both (the public page is gone after
+ * the next rebuild); a viewer only reads. Users and posts created here are removed afterwards.
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -60,8 +61,23 @@ test('an editor publishes, renames, schedules and deletes posts', async ({ page 
   await page.getByRole('textbox', { name: 'Tags' }).press('Enter');
   await expect(page.getByRole('button', { name: /^Remove tag/ })).toHaveCount(1);
   await page.getByRole('button', { name: 'Publish' }).click();
+  // The editor stays open on the saved post: its edit address, its published status's buttons, the toast here.
+  const notifications = page.getByRole('status', { name: 'Notifications' });
+  await expect(notifications).toContainText('Post published.');
+  const { data: first } = await service.from('blog_posts').select('id, status').eq('slug', `${marker}-first`).single();
+  expect(first?.status).toBe('published');
+  await expect(page).toHaveURL(new RegExp(`/admin/blog/edit/${first!.id}$`));
+  // The served site's functions wait an hour before a build (e2e), so the next build is not promised soon.
+  await expect(notifications).toContainText(/It goes live on the site (in about \d+ (seconds|minutes), )?when the site (next )?rebuilds\./);
+  await expect(page.getByRole('heading', { name: 'Edit Post' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Update' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Publish', exact: true })).toHaveCount(0);
+  await expect(page.getByTestId('post-site-status')).toHaveAttribute('data-state', 'waiting');
+  await expect(page.getByLabel('Title *')).toHaveValue(`${marker} first`);
+  await expect(page.getByRole('button', { name: /^Remove tag/ })).toHaveCount(1);
+  // Nothing is unsaved: the back link leaves without asking.
+  await page.getByRole('link', { name: 'All posts' }).click();
   await expect(page).toHaveURL(/\/admin\/blog\/?$/);
-  await expect(page.getByText('Post published successfully!')).toBeVisible();
 
   await search(page, marker);
   const card = page.getByTestId('post-card').filter({ hasText: `${marker} first` });
@@ -83,10 +99,12 @@ test('an editor publishes, renames, schedules and deletes posts', async ({ page 
   await expect(page.getByRole('heading', { name: 'Edit Post' })).toBeVisible();
   await page.getByLabel('URL Slug').fill(`${marker}-renamed`);
   await page.getByRole('button', { name: 'Update' }).click();
-  await expect(page.getByText('Post updated successfully!')).toBeVisible();
+  await expect(page.getByRole('status', { name: 'Notifications' })).toContainText('Post updated.');
+  await expect(page.getByLabel('URL Slug')).toHaveValue(`${marker}-renamed`);
   const { data: redirects } = await service.from('blog_post_redirects').select('old_slug').eq('old_slug', `${marker}-first`);
   expect(redirects).toHaveLength(1);
 
+  await page.getByRole('link', { name: 'All posts' }).click();
   await page.getByRole('link', { name: 'New Post' }).click();
   await page.getByLabel('Title *').fill(`${marker} later`);
   await page.getByLabel('Content *').fill('Coming soon.');
@@ -97,10 +115,22 @@ test('an editor publishes, renames, schedules and deletes posts', async ({ page 
   await page.getByRole('button', { name: 'Schedule' }).click();
   // The field is a wall time in the organization's zone (the seed's is New York), not the browser's.
   await expect(page.getByText(`Post scheduled for Jan 1, ${new Date().getFullYear() + 1}, 10:00 AM EST.`)).toBeVisible();
+  await expect(page).toHaveURL(/\/admin\/blog\/edit\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('button', { name: 'Reschedule' })).toBeVisible();
+  await expect(page.getByLabel('Publish at')).toHaveValue(`${new Date().getFullYear() + 1}-01-01T10:00`);
 
+  await page.getByRole('link', { name: 'All posts' }).click();
   await search(page, `${marker} later`);
   const scheduled = page.getByTestId('post-card').filter({ hasText: `${marker} later` });
   await expect(scheduled.getByTestId('post-status')).toHaveText('scheduled');
+  // The card tells when it goes out, in the organization's time zone, and its views in proper English.
+  await expect(scheduled).toContainText(`Goes out Jan 1, ${new Date().getFullYear() + 1}, 10:00 AM EST`);
+  await expect(scheduled).toContainText('0 views');
+  await service.from('blog_posts').update({ view_count: 1 }).eq('slug', `${marker}-later`);
+  await page.reload();
+  await search(page, `${marker} later`);
+  await expect(scheduled).toContainText('1 view');
+  await expect(scheduled).not.toContainText('1 views');
   const { data: later } = await service.from('blog_posts').select('published_at').eq('slug', `${marker}-later`).single();
   expect(new Date(later!.published_at as string).toISOString()).toBe(`${new Date().getFullYear() + 1}-01-01T15:00:00.000Z`);
   await scheduled.getByRole('button', { name: /^Delete/ }).click();

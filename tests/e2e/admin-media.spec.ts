@@ -69,12 +69,18 @@ test('an editor uploads two images, describes one and makes it a post\'s feature
   const featured = page.getByTestId('featured-image');
   await featured.getByRole('button', { name: 'Choose from library' }).click();
   const picker = page.getByRole('dialog', { name: 'Media Library' });
-  await picker.getByRole('button', { name: new RegExp(`${marker}-wide\\.png`) }).click();
+  const wideInPicker = picker.getByRole('button', { name: new RegExp(`${marker}-wide\\.png`) });
+  await expect(picker.getByRole('button', { name: 'Use this image' })).toBeDisabled();
+  await wideInPicker.click();
+  await expect(wideInPicker).toHaveAttribute('aria-pressed', 'true');
+  await expect(wideInPicker.getByTestId('selected-mark')).toBeVisible();
+  await expect(picker).toContainText(`Selected: ${marker}-wide.png`);
   await picker.getByRole('button', { name: 'Use this image' }).click();
   await expect(picker).toBeHidden();
   await expect(featured).toContainText(`${marker} a wide teal banner`);
   await page.getByRole('button', { name: 'Save Draft' }).click();
-  await expect(page).toHaveURL(/\/admin\/blog$/);
+  await expect(page).toHaveURL(/\/admin\/blog\/edit\/[0-9a-f-]{36}$/);
+  await expect(featured).toContainText(`${marker} a wide teal banner`);
 
   const { data: post } = await service.from('blog_posts').select('featured_media_id, featured_image_url, media:media!blog_posts_featured_media_fkey(file_name, alt_text)').eq('slug', `${marker}-post`).single();
   expect(post).toMatchObject({ featured_image_url: null, media: { file_name: `${marker}-wide.png`, alt_text: `${marker} a wide teal banner` } });

@@ -75,10 +75,13 @@ test('an admin sets the slots; an editor queues a draft from the editor and move
   await signIn(page, 'editor', `/admin/blog/edit/${draftId}`);
   await expect(page.getByRole('heading', { name: 'Edit Post' })).toBeVisible();
   await page.getByRole('button', { name: 'Add to queue' }).click();
-  await expect(page).toHaveURL(/\/admin\/blog$/);
   await expect(page.getByRole('status', { name: 'Notifications' })).toContainText(/Post added to the publishing queue\. Its slot: .+ C[SD]T\./);
+  // The editor stays on the post, now queued: it says so and offers the queue's own buttons.
+  await expect(page).toHaveURL(new RegExp(`/admin/blog/edit/${draftId}$`));
+  await expect(page.getByRole('status').filter({ hasText: 'In the publishing queue: goes out' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Take out of queue' })).toBeVisible();
 
-  await page.getByRole('link', { name: 'Publishing Queue' }).click();
+  await page.getByRole('link', { name: 'Reorder in the queue' }).click();
   await expect(page).toHaveURL(/\/admin\/blog\/queue$/);
   await expect.poll(() => titlesInQueue(page)).toEqual([`${marker} first`, `${marker} second`, `${marker} draft`]);
   const slots = await queueItems(page).locator('time').evaluateAll((times) => times.map((time) => time.getAttribute('datetime')));

@@ -118,6 +118,8 @@ test('a post published in the editor and one from the webhook reach the public b
   await expect
     .poll(async () => (await service.from('blog_posts').select('status').eq('slug', `${marker}-editor`).maybeSingle()).data?.status, { timeout: 30_000 })
     .toBe('published');
+  // The editor stays on the saved post.
+  await expect(page).toHaveURL(/\/admin\/blog\/edit\/[0-9a-f-]{36}$/);
 
   const delivered = await request.post(`${SITE}/api/webhooks/zimmwriter/dev-zimmwriter-token-scale-pro`, {
     data: { webhook_name: 'blog_post_created', title: `${marker} webhook`, html: '<p>Delivered by the writing tool.</p>', slug: `${marker}-webhook` },
@@ -126,6 +128,9 @@ test('a post published in the editor and one from the webhook reach the public b
 
   // Nothing else is called: the scheduler flushes the requests once the quiet window has passed.
   await expectOnPublicBlog(request, [`${marker} editor`, `${marker} webhook`]);
+  // The editor stayed on the post (astro dev's refresh may reload the tab: its address is the post's) and
+  // follows the local build's deploy notifications to say the post is live.
+  await expect(page.getByTestId('post-site-status')).toContainText('Your post is live.', { timeout: 60_000 });
   const visitor = await page.context().newPage();
   await visitor.goto(`/blog/${marker}-editor`);
   await expect(visitor.getByRole('heading', { level: 1 })).toHaveText(`${marker} editor`);

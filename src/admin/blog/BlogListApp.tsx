@@ -10,7 +10,13 @@ import {
   type StatusFilter,
 } from '../../lib/back-office/posts';
 import { isPostLive } from '../../lib/back-office/deploy-status';
+<<<<<<< HEAD
 import { creditedName } from '../../lib/post-display';
+=======
+import { formatPublicationTime } from '../../lib/back-office/post-actions';
+import { loadQueueSettings } from '../../lib/back-office/publishing-queue';
+import { countWords } from '../../lib/count-words';
+>>>>>>> issue34-editor
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { $deployFacts } from '../../stores/deploy-status';
 import { toast } from '../../stores/toast';
@@ -56,6 +62,8 @@ function BlogList({ access }: { access: BackOfficeAccess }) {
     [access.organization.id, debounced, status, page],
   );
   const result = list.value ?? null;
+  // A scheduled post's card tells when it goes out as the editor does: in the organization's time zone.
+  const timeZone = useLoad(async () => (await loadQueueSettings(supabaseBrowser(), access.organization.id)).time_zone, [access.organization.id]).value ?? null;
   const error = list.state === 'error' ? 'The posts could not be loaded.' : null;
 
   const filtering = debounced.trim() !== '' || status !== 'all';
@@ -113,7 +121,7 @@ function BlogList({ access }: { access: BackOfficeAccess }) {
           <>
             <ul className="grid gap-4 md:grid-cols-2 lg:grid-cols-3">
               {result.posts.map((post) => (
-                <PostCard key={post.id} post={post} access={access} onDelete={() => setDeleting(post)} />
+                <PostCard key={post.id} post={post} access={access} timeZone={timeZone} onDelete={() => setDeleting(post)} />
               ))}
             </ul>
             {pages > 1 && (
@@ -145,10 +153,12 @@ function BlogList({ access }: { access: BackOfficeAccess }) {
   );
 }
 
-function PostCard({ post, access, onDelete }: { post: AdminPost; access: BackOfficeAccess; onDelete: () => void }) {
+function PostCard({ post, access, timeZone, onDelete }: { post: AdminPost; access: BackOfficeAccess; timeZone: string | null; onDelete: () => void }) {
   const deploy = useStore($deployFacts);
   const live = isPostLive(post, deploy?.organizationId === post.organization_id ? deploy.facts : null);
-  const date = new Date(post.published_at ?? post.created_at).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+  const date = post.status === 'scheduled' && post.published_at && timeZone
+    ? `Goes out ${formatPublicationTime(post.published_at, timeZone)}`
+    : new Date(post.published_at ?? post.created_at).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
   const mayDelete = access.role === 'admin' || (access.canEdit && post.author_id === access.user.id);
   // The public page exists once a build with the post succeeded; until then View opens the preview.
   const viewHref = isPublicPost(post) && live !== false ? `/blog/${post.slug}` : `/admin/blog/preview/${post.id}`;
@@ -194,7 +204,7 @@ function PostCard({ post, access, onDelete }: { post: AdminPost; access: BackOff
           </div>
           <div>
             <dt className="sr-only">Views</dt>
-            <dd>{post.view_count} views</dd>
+            <dd>{countWords(post.view_count, 'view')}</dd>
           </div>
           <div>
             <dt className="sr-only">Author</dt>

@@ -1,12 +1,14 @@
-import { useMemo, useRef, useState } from 'react';
+import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { listCategories, type TaxonomyCategory } from '../../lib/back-office/blog-taxonomy';
-import { ACTION_LABELS, actionMessage, actionsFor, formatPublicationTime, type PostAction } from '../../lib/back-office/post-actions';
+import { postOnSite } from '../../lib/back-office/deploy-status';
+import { ACTION_LABELS, actionMessage, actionsFor, changesSite, formatPublicationTime, type PostAction } from '../../lib/back-office/post-actions';
 import { autosaveKey } from '../../lib/back-office/post-autosave';
 import { type AdminPost, getPost } from '../../lib/back-office/posts';
 import { loadQueueSettings } from '../../lib/back-office/publishing-queue';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { shapePostContent } from '../../lib/post-content';
-import { toastOnNextPage } from '../../stores/toast';
+import { $deployFacts, deployClock, refreshDeployStatus } from '../../stores/deploy-status';
+import { toast } from '../../stores/toast';
 import BackOfficeShell from '../BackOfficeShell';
 import { Button } from '../components/ui/Button';
 import { Card } from '../components/ui/Card';
@@ -18,6 +20,7 @@ import { useLoad } from '../use-load';
 import DuplicateMark from './DuplicateMark';
 import { formOf } from './editor/post-form';
 import { PostFields } from './editor/PostFields';
+import { PostSiteStatus } from './editor/PostSiteStatus';
 import { useKeptForm } from './editor/use-kept-form';
 import { useLeaveGuard } from './editor/use-leave-guard';
 import { usePostSave } from './editor/use-post-save';
@@ -44,8 +47,50 @@ function ReadOnlyNotice() {
   );
 }
 
+/**
+ * Keeps toasts above the action bar while it is fixed to the bottom of the screen (phones and tablets): the
+ * Toaster reads the bar's height from --toast-lift.
+ */
+function useToastLift(bar: RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    const element = bar.current;
+    if (!element) return;
+    const root = document.documentElement;
+    const measure = () => root.style.setProperty('--toast-lift', getComputedStyle(element).position === 'fixed' ? `${element.offsetHeight}px` : '0px');
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    measure();
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty('--toast-lift');
+    };
+  }, [bar]);
+}
+
+/** The editor after a save: the saved post, whether the save changed what visitors see, and a count that remounts the form. */
+type Saved = { organizationId: string; post: AdminPost; siteChanged: boolean; count: number };
+
+/**
+ * Tells what a save did: its message, and for a change visitors see, when it reaches the site (read from a
+ * fresh site status, since the save has just recorded its rebuild).
+ */
+async function announceSave(post: AdminPost, title: string, siteChanged: boolean): Promise<void> {
+  if (!siteChanged) {
+    toast({ title });
+    return;
+  }
+  await refreshDeployStatus(post.organization_id);
+  const current = $deployFacts.get();
+  const facts = current?.organizationId === post.organization_id ? current.facts : null;
+  const description = facts && current ? postOnSite(post, facts, deployClock({ facts, receivedAt: current.receivedAt })).text : undefined;
+  toast({ title, description, durationMs: 8000 });
+}
+
 function EditorLoader({ access }: { access: BackOfficeAccess }) {
-  const postId = postIdFromPath(window.location.pathname);
+  // Read once: after a new post's first save the address becomes its edit address, and the editor goes on
+  // with the saved post rather than loading it again.
+  const [postId] = useState(() => postIdFromPath(window.location.pathname));
+  const [saved, setSaved] = useState<Saved | null>(null);
   // The post (null on /admin/blog/new) and the organization's time zone: the Publish at field and every time
   // the editor tells are in it.
   const loaded = useLoad(async () => {
@@ -61,13 +106,46 @@ function EditorLoader({ access }: { access: BackOfficeAccess }) {
   }
   if (!loaded.value) return <Skeleton rows={4} label={postId ? 'Loading post...' : 'Loading editor...'} />;
   if (postId && !loaded.value.post) return <ErrorState message="Post not found." />;
-  return <PostEditor key={`${access.organization.id}:${postId}`} access={access} post={loaded.value.post} timeZone={loaded.value.timeZone} />;
+  const mine = saved?.organizationId === access.organization.id ? saved : null;
+
+  /** After a save (or a restored revision) the editor stays on the post, showing it as saved. */
+  function onSaved(post: AdminPost, title: string, siteChanged: boolean) {
+    if (!postId) window.history.replaceState(window.history.state, '', `/admin/blog/edit/${post.id}`);
+    setSaved({ organizationId: post.organization_id, post, siteChanged, count: (mine?.count ?? 0) + 1 });
+    void announceSave(post, title, siteChanged);
+  }
+
+  return (
+    <PostEditor
+      key={`${access.organization.id}:${postId}:${mine?.count ?? 0}`}
+      access={access}
+      post={mine?.post ?? loaded.value.post}
+      timeZone={loaded.value.timeZone}
+      justSaved={mine !== null}
+      showSiteStatus={mine?.siteChanged ?? false}
+      onSaved={onSaved}
+    />
+  );
 }
 
 const NO_CATEGORIES: TaxonomyCategory[] = [];
 
-/** The editor: the post's fields beside its preview, the actions its status allows, autosave and the leave guard. */
-function PostEditor({ access, post, timeZone }: { access: BackOfficeAccess; post: AdminPost | null; timeZone: string }) {
+interface PostEditorProps {
+  access: BackOfficeAccess;
+  post: AdminPost | null;
+  timeZone: string;
+  /** Mounted again after a save: focus goes to the heading, not to the page's start. */
+  justSaved: boolean;
+  /** The last save changed what visitors see (an unpublished post shows when it leaves the site). */
+  showSiteStatus: boolean;
+  onSaved: (post: AdminPost, title: string, siteChanged: boolean) => void;
+}
+
+/**
+ * The editor: the post's fields beside its preview, the actions its status allows, autosave and the leave
+ * guard. On a phone the actions stay in a bar at the bottom of the screen, and the preview follows the fields.
+ */
+function PostEditor({ access, post, timeZone, justSaved, showSiteStatus, onSaved }: PostEditorProps) {
   const initial = useMemo(() => formOf(post, timeZone), [post, timeZone]);
   const storageKey = autosaveKey(access.organization.id, post?.id ?? null);
   const [confirming, setConfirming] = useState<'unpublish' | null>(null);
@@ -78,14 +156,19 @@ function PostEditor({ access, post, timeZone }: { access: BackOfficeAccess; post
   const kept = useKeptForm(storageKey, initial, busy !== null, leftRef);
   const { form, setForm, dirty } = kept;
   const guard = useLeaveGuard(dirty && busy === null, leftRef);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (justSaved) heading.current?.focus({ preventScroll: true });
+  }, [justSaved]);
+  const actionBar = useRef<HTMLDivElement>(null);
+  useToastLift(actionBar);
 
-  /** Saves with one of the post's actions; once saved, back to the list, which says what happened. */
+  /** Saves with one of the post's actions; the editor stays on the saved post and says what happened. */
   async function run(action: PostAction) {
     const saved = await save.run(action, form);
     if (!saved) return;
     kept.forget();
-    toastOnNextPage({ title: actionMessage(action, saved, timeZone) });
-    guard.leave(LIST_PATH);
+    onSaved(saved, actionMessage(action, saved, timeZone), changesSite(action, saved));
   }
 
   const categories = useLoad(() => listCategories(supabaseBrowser(), access.organization.id), [access.organization.id]).value ?? NO_CATEGORIES;
@@ -116,9 +199,21 @@ function PostEditor({ access, post, timeZone }: { access: BackOfficeAccess; post
         void run(actions[0]!);
       }}
     >
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <h2 className="text-2xl font-bold">{post ? 'Edit Post' : 'Create New Post'}</h2>
-        <div className="flex flex-wrap gap-2">
+      <a href={LIST_PATH} className="text-sm text-muted-foreground underline-offset-2 hover:text-foreground hover:underline">
+        <span aria-hidden="true">← </span>All posts
+      </a>
+      <div className="mt-1 flex flex-wrap items-center justify-between gap-4">
+        <h2 ref={heading} tabIndex={-1} className="text-2xl font-bold focus:outline-none">
+          {post ? 'Edit Post' : 'Create New Post'}
+        </h2>
+        {/* On phones and tablets a bar fixed to the bottom of the screen, so the actions never scroll away. */}
+        <div
+          ref={actionBar}
+          role="group"
+          aria-label="Post actions"
+          data-testid="editor-actions"
+          className="fixed inset-x-0 bottom-0 z-40 flex flex-wrap justify-end gap-2 border-t border-border bg-background/95 px-4 py-3 shadow-[0_-4px_12px_rgb(0_0_0/0.08)] backdrop-blur lg:static lg:z-auto lg:border-0 lg:bg-transparent lg:p-0 lg:shadow-none lg:backdrop-blur-none"
+        >
           <Button variant="outline" onClick={() => (dirty ? guard.askToLeave(LIST_PATH) : guard.leave(LIST_PATH))} disabled={busy !== null}>
             Cancel
           </Button>
@@ -131,6 +226,7 @@ function PostEditor({ access, post, timeZone }: { access: BackOfficeAccess; post
           {actions.includes('update') && actionButton('update', 'default')}
         </div>
       </div>
+      {post && (post.status === 'published' || showSiteStatus) && <PostSiteStatus post={post} />}
       {post?.queued && post.published_at && (
         <p role="status" className="mt-4 rounded-lg border border-border bg-muted p-3 text-sm">
           In the publishing queue: goes out {formatPublicationTime(post.published_at, timeZone)}.{' '}
@@ -149,7 +245,7 @@ function PostEditor({ access, post, timeZone }: { access: BackOfficeAccess; post
         </div>
       )}
 
-      <div className="mt-6 grid gap-6 lg:grid-cols-2">
+      <div className="mt-6 grid grid-cols-1 gap-6 pb-32 lg:grid-cols-2 lg:pb-0">
         <div className="space-y-4">
           <PostFields
             form={form}
@@ -162,12 +258,8 @@ function PostEditor({ access, post, timeZone }: { access: BackOfficeAccess; post
             scheduleError={save.scheduleError}
             scheduleButton={schedulable && actionButton(actions.includes('schedule') ? 'schedule' : 'reschedule', 'outline')}
           />
-          {post && <RevisionHistory post={post} dirty={dirty} onRestored={() => {
-                kept.forget();
-                guard.leave(window.location.href);
-              }} />}
         </div>
-        <Card aria-labelledby="preview-heading">
+        <Card aria-labelledby="preview-heading" className="lg:row-span-2 lg:self-start">
           <h3 id="preview-heading" className="font-semibold text-muted-foreground">
             Preview
           </h3>
@@ -185,6 +277,17 @@ function PostEditor({ access, post, timeZone }: { access: BackOfficeAccess; post
             date={post?.published_at ?? post?.created_at ?? null}
           />
         </Card>
+        {post && (
+          <RevisionHistory
+            post={post}
+            dirty={dirty}
+            timeZone={timeZone}
+            onRestored={(restored) => {
+              kept.forget();
+              onSaved(restored, 'Revision restored.', restored.status === 'published');
+            }}
+          />
+        )}
       </div>
       <ConfirmDialog
         open={guard.leavingTo !== null}

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { countWords } from '../../lib/count-words';
 import { changeRole, LastAdminError, setActive, type StaffProfile } from '../../lib/back-office/users';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import type { Role } from '../../schemas/user';
@@ -29,13 +30,13 @@ export default function BulkActionsBar({ organizationId, selected, onDone, onCle
     try {
       if (action.kind === 'role') {
         const n = await changeRole(client, organizationId, ids, action.role);
-        toast({ title: 'Bulk Role Update', description: `Updated ${n} users to ${action.role} role.` });
+        toast({ title: 'Bulk Role Update', description: `Updated ${countWords(n, 'user')} to ${action.role} role.` });
       } else if (action.kind === 'delete') {
         const n = await setActive(client, organizationId, ids, false, 'delete');
-        toast({ title: 'Bulk Deletion', description: `Deactivated ${n} users.` });
+        toast({ title: 'Bulk Deletion', description: `Deactivated ${countWords(n, 'user')}.` });
       } else {
         const n = await setActive(client, organizationId, ids, action.kind === 'activate');
-        toast({ title: 'Bulk Status Update', description: `${action.kind === 'activate' ? 'Activated' : 'Deactivated'} ${n} users.` });
+        toast({ title: 'Bulk Status Update', description: `${action.kind === 'activate' ? 'Activated' : 'Deactivated'} ${countWords(n, 'user')}.` });
       }
       setPending(null);
       onDone();
@@ -65,7 +66,7 @@ export default function BulkActionsBar({ organizationId, selected, onDone, onCle
       <ConfirmDialog
         open={pending !== null}
         title={pending ? TITLES[pending.kind] : ''}
-        description={pending?.kind === 'role' ? `Change ${selected.length} users to the ${pending.role} role?` : pending?.kind === 'delete' ? `Delete (deactivate) ${selected.length} users?` : `Apply to ${selected.length} users?`}
+        description={pending?.kind === 'role' ? `Change ${countWords(selected.length, 'user')} to the ${pending.role} role?` : pending?.kind === 'delete' ? `Delete (deactivate) ${countWords(selected.length, 'user')}?` : `Apply to ${countWords(selected.length, 'user')}?`}
         destructive={pending?.kind === 'delete' || pending?.kind === 'deactivate'}
         busy={busy}
         onCancel={() => setPending(null)}

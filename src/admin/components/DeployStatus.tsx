@@ -2,7 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { describeDeployState, retrySiteBuild, type DeployStateKind } from '../../lib/back-office/deploy-status';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
-import { $deployFacts, refreshDeployStatus, watchDeployStatus } from '../../stores/deploy-status';
+import { $deployFacts, deployClock, refreshDeployStatus, watchDeployStatus } from '../../stores/deploy-status';
 import { toast } from '../../stores/toast';
 import type { BackOfficeAccess } from '../use-back-office-access';
 import { Button } from './ui/Button';
@@ -38,8 +38,7 @@ export default function DeployStatus({ access }: { access: BackOfficeAccess }) {
 
   const mine = current?.organizationId === organizationId ? current : null;
   if (!mine?.facts) return null;
-  // The database's clock, moved on by the time since it answered: a wrong browser clock changes nothing.
-  const state = describeDeployState(mine.facts, new Date(Date.parse(mine.facts.now) + Math.max(0, now - mine.receivedAt)));
+  const state = describeDeployState(mine.facts, deployClock({ facts: mine.facts, receivedAt: mine.receivedAt }, now));
 
   async function retry() {
     setRetrying(true);

@@ -1,3 +1,4 @@
+import { countWords } from '../../lib/count-words';
 import type { DayViews } from '../../lib/back-office/dashboard-stats';
 
 const BAR_WIDTH = 10;
@@ -20,7 +21,7 @@ export function ViewsChart({ days, label }: { days: DayViews[]; label: string })
   const max = Math.max(1, busiest?.views ?? 0);
   const width = days.length * (BAR_WIDTH + BAR_GAP) - BAR_GAP;
   const summary = busiest
-    ? `${label}: ${total} views in total, most on ${shortDay(busiest.day)} (${busiest.views}).`
+    ? `${label}: ${countWords(total, 'view')} in total, most on ${shortDay(busiest.day)} (${busiest.views}).`
     : `${label}: no views yet.`;
   return (
     <figure className="space-y-1" data-testid="views-chart">
@@ -49,7 +50,7 @@ export function ViewsChart({ days, label }: { days: DayViews[]; label: string })
               height={height}
               className="fill-primary"
             >
-              <title>{`${shortDay(day.day)}: ${day.views} views`}</title>
+              <title>{`${shortDay(day.day)}: ${countWords(day.views, 'view')}`}</title>
             </rect>
           );
         })}

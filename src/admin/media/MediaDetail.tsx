@@ -13,8 +13,6 @@ export interface MediaDetailProps {
   media: MediaItem;
   organizationId: string;
   canEdit: boolean;
-  /** Picker mode: the button that chooses this file. */
-  onPick?: (media: MediaItem) => void;
   onChanged: (media: MediaItem) => void;
   onDeleted: (media: MediaItem) => void;
 }
@@ -33,7 +31,7 @@ function UsageList({ uses }: { uses: MediaUse[] }) {
 }
 
 /** One file: its preview and facts, where it is used, its URL, and (editors and admins) alt text and delete. */
-export function MediaDetail({ media, organizationId, canEdit, onPick, onChanged, onDeleted }: MediaDetailProps) {
+export function MediaDetail({ media, organizationId, canEdit, onChanged, onDeleted }: MediaDetailProps) {
   const url = mediaPublicUrl(media.storage_path);
   const [alt, setAlt] = useState(media.alt_text);
   // Which posts use the file; an unreadable answer reads as none (deleting still asks first).
@@ -82,11 +80,6 @@ export function MediaDetail({ media, organizationId, canEdit, onPick, onChanged,
           {[formatBytes(media.size_bytes), dimensions, media.mime_type.replace('image/', '').toUpperCase(), formatMediaDate(media.created_at)].filter(Boolean).join(' · ')}
         </p>
       </div>
-      {onPick && (
-        <Button onClick={() => onPick(media)} className="w-full">
-          Use this image
-        </Button>
-      )}
       <Field label="Alt text" hint={alt.trim() ? `${alt.length}/${ALT_TEXT_MAX} characters` : 'Describe the image for people who cannot see it (recommended).'}>
         {(field) =>
           canEdit ? (

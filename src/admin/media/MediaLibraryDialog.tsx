@@ -22,7 +22,7 @@ export function MediaLibraryDialog({
       onClose={onClose}
       title="Media Library"
       description="Select an image, then Use this image."
-      className="w-[min(72rem,calc(100vw-2rem))]! max-h-[calc(100vh-2rem)] overflow-y-auto"
+      className="w-[min(72rem,calc(100vw-2rem))]! max-h-[calc(100dvh-2rem)] overflow-y-auto"
     >
       <MediaLibrary organizationId={organizationId} canEdit={canEdit} onPick={onPick} />
     </Dialog>

@@ -1,3 +1,4 @@
+import { countWords } from '../../lib/count-words';
 import { loadMostViewedPost, loadSystemCounters, loadViewsPerDay } from '../../lib/back-office/dashboard-stats';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { ViewsChart } from '../components/ViewsChart';
@@ -47,7 +48,7 @@ export default function ContentTab({ organization }: AdminTabProps) {
                 {stats.value.top ? (
                   <>
                     {stats.value.top.status === 'published' ? <a className="font-medium underline" href={`/blog/${stats.value.top.slug}`}>{stats.value.top.title}</a> : <span className="font-medium">{stats.value.top.title}</span>}
-                    {' '}({stats.value.top.viewCount} views)
+                    {' '}({countWords(stats.value.top.viewCount, 'view')})
                   </>
                 ) : 'No views yet'}
               </dd>

@@ -4,6 +4,7 @@
  * build: `site_deploy_status`) turned into one line an editor understands, and whether a post is live.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { countWords } from '../count-words.ts';
 import { answerMessage, postAdminFunction } from './functions.ts';
 
 /** What `site_deploy_status(org)` answers (null for a non-member). */
@@ -69,7 +70,7 @@ export function describeDeployState(facts: DeployFacts, now: Date = new Date(fac
   }
   if (facts.pending_count > 0) {
     const next = nextBuildAt(facts, now);
-    const changes = facts.pending_count === 1 ? '1 change' : `${facts.pending_count} changes`;
+    const changes = countWords(facts.pending_count, 'change');
     if (next) return state('waiting', 'Changes waiting', `${changes} waiting; the next build starts in ${aboutDuration(next.getTime() - now.getTime())}.`);
     const since = facts.scheduler_ran_at ? ` since ${clockTime(facts.scheduler_ran_at, now)}` : '';
     return state('waiting', 'Changes waiting', `${changes} waiting, but the build scheduler has not run${since}.`);
@@ -89,6 +90,11 @@ export function describeDeployState(facts: DeployFacts, now: Date = new Date(fac
   return state('unknown', 'No changes waiting', 'No build has been recorded yet.');
 }
 
+/** When a post last changed as the site sees it: its last save, or its publication time if that is later. */
+function changedAt(post: { published_at: string | null; updated_at: string }): number {
+  return Math.max(Date.parse(post.updated_at), post.published_at ? Date.parse(post.published_at) : 0);
+}
+
 /**
  * A published post is live once a build that started after its last change succeeded (the build reads the
  * content when it starts). Null when no build was ever recorded for the organization (a site built before
@@ -98,8 +104,46 @@ export function isPostLive(post: { status: string; published_at: string | null; 
   if (post.status !== 'published') return false;
   if (!facts || (!facts.live && !facts.latest_deploy)) return null;
   if (!facts.live) return false;
-  const changed = Math.max(Date.parse(post.updated_at), post.published_at ? Date.parse(post.published_at) : 0);
-  return changed <= Date.parse(facts.live.started_at);
+  return changedAt(post) <= Date.parse(facts.live.started_at);
+}
+
+/** How long a build takes here: the last successful one's time, else a minute. */
+function buildDurationMs(facts: DeployFacts): number {
+  const live = facts.live;
+  return live?.finished_at ? Math.max(0, Date.parse(live.finished_at) - Date.parse(live.started_at)) : 60_000;
+}
+
+/** Where a post's latest change stands on the public site, in the editor's words. */
+export type PostOnSite = { kind: 'done' | 'building' | 'waiting' | 'failed'; text: string };
+
+/**
+ * What a published post's latest change (or an unpublished post's leaving) waits for, told to the editor
+ * who made it: done once a build that started after the change succeeded (`isPostLive`'s rule), building
+ * when such a build runs (done in about the last build's time), failed when that build or its request
+ * failed, else waiting for the next build (the header's countdown plus the build's time).
+ */
+export function postOnSite(post: { status: string; published_at: string | null; updated_at: string }, facts: DeployFacts, now: Date = new Date(facts.now)): PostOnSite {
+  const published = post.status === 'published';
+  const changed = changedAt(post);
+  if (facts.live && changed <= Date.parse(facts.live.started_at)) {
+    return { kind: 'done', text: published ? 'Your post is live.' : 'Your post is off the site.' };
+  }
+  const goes = published ? 'It goes live on the site' : 'It leaves the site';
+  const deploy = facts.latest_deploy;
+  const duration = buildDurationMs(facts);
+  if (deploy?.state === 'building' && !deploy.stale && Date.parse(deploy.started_at) >= changed) {
+    const left = Date.parse(deploy.started_at) + duration - now.getTime();
+    return { kind: 'building', text: `The site is rebuilding with this change. ${goes} in ${aboutDuration(left)}.` };
+  }
+  const state = describeDeployState(facts, now);
+  if (state.kind === 'failed' || state.kind === 'not_built') {
+    const detail = state.detail.endsWith('.') ? state.detail : `${state.detail}.`;
+    return { kind: 'failed', text: `${state.title}: ${detail} ${published ? 'Your post is not live yet.' : 'Your post is still on the site.'}` };
+  }
+  // A request already sent starts its build now; a build running without the change is followed by the next.
+  const start = state.kind === 'requested' ? now : nextBuildAt(facts, now);
+  if (!start) return { kind: 'waiting', text: `${goes} when the site next rebuilds.` };
+  return { kind: 'waiting', text: `${goes} in ${aboutDuration(start.getTime() - now.getTime() + duration)}, when the site rebuilds.` };
 }
 
 /** The facts for the organization, or null when the caller is not a member. */

@@ -79,7 +79,8 @@ export function publicationFor(
 
 /**
  * The confirmation toast of a completed action; `timeZone` is the organization's, in which a queued post's
- * slot is told.
+ * slot is told. A change visitors see (publish, update of a published post, unpublish) is told without a
+ * promise of when: the editor adds that from the site's build state (`changesSite`, `postOnSite`).
  */
 export function actionMessage(action: PostAction, saved: { status: PostStatus; published_at: string | null; queued?: boolean }, timeZone?: string): string {
   const when = saved.published_at ? formatPublicationTime(saved.published_at, timeZone) : '';
@@ -87,7 +88,7 @@ export function actionMessage(action: PostAction, saved: { status: PostStatus; p
     case 'save-draft':
       return 'Post saved successfully!';
     case 'publish':
-      return 'Post published successfully!';
+      return 'Post published.';
     case 'schedule':
       return `Post scheduled for ${when}.`;
     case 'reschedule':
@@ -98,10 +99,15 @@ export function actionMessage(action: PostAction, saved: { status: PostStatus; p
       return 'Post taken out of the queue. It is a draft again.';
     case 'update':
       if (saved.queued) return `Post updated. It keeps its place in the queue (${when}).`;
-      return saved.status === 'scheduled' ? `Post updated. It stays scheduled for ${when}.` : saved.status === 'published' ? 'Post updated successfully!' : 'Post saved successfully!';
+      return saved.status === 'scheduled' ? `Post updated. It stays scheduled for ${when}.` : saved.status === 'published' ? 'Post updated.' : 'Post saved successfully!';
     case 'unpublish':
-      return 'Post unpublished. It leaves the site at the next build.';
+      return 'Post unpublished.';
     case 'cancel-schedule':
       return 'Schedule cancelled. The post is a draft again.';
   }
+}
+
+/** True when the saved action changes what visitors see now: the post went live, changed while live, or left. */
+export function changesSite(action: PostAction, saved: { status: PostStatus }): boolean {
+  return saved.status === 'published' || action === 'unpublish';
 }

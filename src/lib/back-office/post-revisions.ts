@@ -5,7 +5,8 @@
  * `post_restored`); members read them, editors and admins restore, as the post's own row-level security says.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
-import type { ContentFormat } from '../../schemas/post.ts';
+import type { ContentFormat, PostStatus } from '../../schemas/post.ts';
+import { formatPublicationTime } from './post-actions.ts';
 
 /** How many revisions the editor lists (the database keeps the newest 50 per post). */
 export const REVISIONS_SHOWN = 10;
@@ -33,6 +34,41 @@ export async function listRevisions(client: SupabaseClient, postId: string, limi
     .limit(limit);
   if (error) throw new Error(`Loading the revisions of post ${postId} failed: ${error.message}`);
   return (data ?? []) as unknown as PostRevision[];
+}
+
+/** What a revision holds that restoring puts back, for its preview. */
+export interface RevisionContent {
+  title: string;
+  excerpt: string | null;
+  content_source: string;
+  content_format: ContentFormat;
+}
+
+/** The content of one revision (members read their organization's revisions; RLS decides). */
+export async function getRevisionContent(client: SupabaseClient, revisionId: string): Promise<RevisionContent> {
+  const { data, error } = await client
+    .from('blog_post_revisions')
+    .select('title, excerpt, content_source, content_format')
+    .eq('id', revisionId)
+    .maybeSingle();
+  if (error) throw new Error(`Loading revision ${revisionId} failed: ${error.message}`);
+  if (!data) throw new Error(`Revision ${revisionId} does not exist or may not be read`);
+  return data as RevisionContent;
+}
+
+/**
+ * What restoring does to the post, said before it happens: restoring saves at once, so a published post is
+ * republished (visitors see the version after the next build), a scheduled one goes out with it at its
+ * time, and a draft stays a draft.
+ */
+export function restoreConsequence(post: { status: PostStatus; published_at: string | null; queued?: boolean }, timeZone: string): string {
+  const fields = 'The title, content, excerpt and SEO fields go back to this version and are saved at once';
+  if (post.status === 'published') return `${fields}: the post is republished with them, and visitors see this version after the next site build.`;
+  if (post.status === 'scheduled' && post.published_at) {
+    const when = formatPublicationTime(post.published_at, timeZone);
+    return `${fields}; the post stays ${post.queued ? 'in the publishing queue' : 'scheduled'} and goes out with this version on ${when}.`;
+  }
+  return `${fields} as the draft; nothing changes on the site until you publish.`;
 }
 
 /** Puts a revision back on its post; the message says why when the database refuses. */

@@ -11,7 +11,7 @@ import { draftOf, type PostForm } from './post-form';
  * the required fields and the schedule are checked first (a schedule problem shows under Publish at), then
  * the post is saved under the editor's session; a refusal is a toast with the database's reason. `run`
  * answers the saved post, or null when nothing was saved. `busy` is the action running (it stays set after a
- * save: the editor leaves then).
+ * save: the editor is mounted again with the saved post then).
  */
 export function usePostSave(access: BackOfficeAccess, post: AdminPost | null, timeZone: string) {
   const [busy, setBusy] = useState<PostAction | null>(null);

@@ -6,7 +6,7 @@ import { Card, CardHeader } from '../../components/ui/Card';
 import { Field, Input } from '../../components/ui/Input';
 import { Skeleton } from '../../components/ui/Skeleton';
 import type { BackOfficeAccess } from '../../use-back-office-access';
-import { plural } from './words';
+import { countWords } from '../../../lib/count-words';
 import type { Editing } from './TaxonomyDialogs';
 
 /**
@@ -71,7 +71,7 @@ export function CategoriesCard({
                   )}
                 </p>
                 <p className="text-xs break-words text-muted-foreground">
-                  /blog/category/{category.slug} · {plural(category.post_count, 'post')}
+                  /blog/category/{category.slug} · {countWords(category.post_count, 'post')}
                 </p>
                 {category.needs_review && (
                   <p className="text-xs text-muted-foreground">Created by ZimmWriter from a name no category matched. Visitors don't see it until it is approved.</p>

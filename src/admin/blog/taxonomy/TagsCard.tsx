@@ -4,7 +4,7 @@ import { Card, CardHeader } from '../../components/ui/Card';
 import { EmptyState } from '../../components/ui/EmptyState';
 import { Skeleton } from '../../components/ui/Skeleton';
 import type { BackOfficeAccess } from '../../use-back-office-access';
-import { plural } from './words';
+import { countWords } from '../../../lib/count-words';
 
 /** The tags with their posts; each can be renamed or merged into another. */
 export function TagsCard({ access, tags, onEdit }: { access: BackOfficeAccess; tags: TaxonomyTag[] | null; onEdit: (tag: TaxonomyTag) => void }) {
@@ -21,7 +21,7 @@ export function TagsCard({ access, tags, onEdit }: { access: BackOfficeAccess; t
             <li key={tag.id} data-testid="tag-row" className="flex items-center justify-between gap-3 py-2">
               <p className="min-w-0 break-words">
                 <span className="font-medium">{tag.name}</span>
-                <span className="ml-2 text-xs text-muted-foreground">{plural(tag.post_count, 'post')}</span>
+                <span className="ml-2 text-xs text-muted-foreground">{countWords(tag.post_count, 'post')}</span>
               </p>
               {access.canEdit && (
                 <Button size="sm" variant="outline" className="shrink-0" onClick={() => onEdit(tag)} aria-label={`Rename / merge ${tag.name}`}>

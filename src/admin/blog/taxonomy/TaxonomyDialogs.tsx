@@ -5,7 +5,8 @@ import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
 import { Dialog } from '../../components/ui/Dialog';
 import { Field, Input } from '../../components/ui/Input';
 import { Select } from '../../components/ui/Select';
-import { plural, postsMoveTo } from './words';
+import { countWords } from '../../../lib/count-words';
+import { postsMoveTo } from './words';
 
 /** Which dialog is open, for what. */
 export type Editing =
@@ -164,12 +165,12 @@ export function RenameTagDialog({
   }
 
   return (
-    <Dialog open onClose={busy ? () => undefined : onCancel} title={`Rename or merge "${tag.name}"`} description={`Changes ${plural(tag.post_count, 'post')}. Type an existing tag's name to merge into it.`}>
+    <Dialog open onClose={busy ? () => undefined : onCancel} title={`Rename or merge "${tag.name}"`} description={`Changes ${countWords(tag.post_count, 'post')}. Type an existing tag's name to merge into it.`}>
       <form onSubmit={(event) => void submit(event)}>
         <Field
           label="New name"
           error={invalid ? TAXONOMY_MESSAGES.tagNameInvalid : undefined}
-          hint={merging ? `Merges into "${merging.name}" (${plural(merging.post_count, 'post')}).` : undefined}
+          hint={merging ? `Merges into "${merging.name}" (${countWords(merging.post_count, 'post')}).` : undefined}
         >
           {(props) => <Input {...props} value={name} maxLength={60} onChange={(event) => setName(event.target.value)} />}
         </Field>

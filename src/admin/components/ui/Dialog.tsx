@@ -70,3 +70,15 @@ export function Dialog({ open, onClose, title, description, children, className 
     </dialog>
   );
 }
+
+/**
+ * A dialog's action row that stays at the bottom of a dialog whose content scrolls (a tall preview, a grid of
+ * images), so its buttons are on screen without scrolling: it cancels the dialog's padding to sit on its edge.
+ */
+export function DialogFooter({ children, className }: { children: ReactNode; className?: string }) {
+  return (
+    <div className={cn('sticky -bottom-6 z-10 -mx-6 mt-6 flex flex-wrap items-center justify-end gap-3 border-t border-border bg-background px-6 py-3', className)}>
+      {children}
+    </div>
+  );
+}

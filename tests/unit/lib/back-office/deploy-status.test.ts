@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeDeployState, isPostLive, nextBuildAt, type DeployFacts } from '../../../../src/lib/back-office/deploy-status.ts';
+import { describeDeployState, isPostLive, nextBuildAt, postOnSite, type DeployFacts } from '../../../../src/lib/back-office/deploy-status.ts';
 
 const NOW = '2026-11-23T15:00:00.000Z';
 const at = (secondsFromNow: number) => new Date(Date.parse(NOW) + secondsFromNow * 1000).toISOString();
@@ -81,5 +81,42 @@ describe('isPostLive', () => {
   it('is unknown with no build recorded, and not live when builds only failed', () => {
     expect(isPostLive(post(200), facts())).toBeNull();
     expect(isPostLive(post(200), facts({ latest_deploy: deploy('failed', 100) }))).toBe(false);
+  });
+});
+
+describe('postOnSite', () => {
+  // The last successful build took 30 s and started 100 s ago; the post changed 10 s ago.
+  const built = { latest_deploy: deploy('succeeded', 100), live: { started_at: at(-100), finished_at: at(-70), url: null } };
+  const published = { status: 'published', published_at: at(-10), updated_at: at(-10) };
+  const unpublished = { status: 'draft', published_at: null, updated_at: at(-10) };
+  const pending = { pending_count: 1, oldest_pending_at: at(-10), newest_pending_at: at(-10) };
+
+  it.each([
+    ['waits for the next build, then the build\'s time', published, facts({ ...built, ...pending }),
+      'waiting', 'It goes live on the site in about 2 minutes, when the site rebuilds.'],
+    ['says when an unpublished post leaves the site', unpublished, facts({ ...built, ...pending }),
+      'waiting', 'It leaves the site in about 2 minutes, when the site rebuilds.'],
+    ['counts the build\'s time from a request already sent', published, facts({ ...built, last_request: { sent_at: at(-5), status: 'succeeded', error: null } }),
+      'waiting', 'It goes live on the site in about 30 seconds, when the site rebuilds.'],
+    ['counts down a build that started after the change', published, facts({ live: built.live, latest_deploy: deploy('building', 5) }),
+      'building', 'The site is rebuilding with this change. It goes live on the site in about 25 seconds.'],
+    ['waits for the next build when the running one started before the change', published, facts({ live: built.live, latest_deploy: deploy('building', 20), ...pending }),
+      'waiting', 'It goes live on the site in about 2 minutes, when the site rebuilds.'],
+    ['is live once a build that started after the change succeeded', published, facts({ latest_deploy: deploy('succeeded', 5), live: { started_at: at(-5), finished_at: at(0), url: null } }),
+      'done', 'Your post is live.'],
+    ['is off the site once such a build succeeded', unpublished, facts({ latest_deploy: deploy('succeeded', 5), live: { started_at: at(-5), finished_at: at(0), url: null } }),
+      'done', 'Your post is off the site.'],
+    ['says the build failed, with its reason', published, facts({ live: built.live, latest_deploy: deploy('failed', 5, { error: 'astro build exited with code 1' }) }),
+      'failed', 'Build failed: astro build exited with code 1. Your post is not live yet.'],
+    ['says the request was refused', unpublished, facts({ ...built, last_request: { sent_at: at(-5), status: 'failed', error: 'Build hook answered 500' } }),
+      'failed', 'Build failed: Build hook answered 500. Your post is still on the site.'],
+    ['cannot tell when without the scheduler', published, facts({ ...built, ...pending, scheduler_ran_at: null }),
+      'waiting', 'It goes live on the site when the site next rebuilds.'],
+  ])('%s', (_name, post, given, kind, text) => {
+    expect(postOnSite(post, given)).toEqual({ kind, text });
+  });
+
+  it('takes a minute for a build when none succeeded yet', () => {
+    expect(postOnSite(published, facts({ last_request: { sent_at: at(-5), status: 'succeeded', error: null } })).text).toBe('It goes live on the site in about 60 seconds, when the site rebuilds.');
   });
 });

@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EMPTY_CONTENT_MESSAGE, PostSaveError, shapePost, validatePost, type PostDraft } from '../../../../src/lib/back-office/posts.ts';
-import { actionMessage, actionsFor, publicationFor, SCHEDULE_TIME_MESSAGE } from '../../../../src/lib/back-office/post-actions.ts';
+import { actionMessage, actionsFor, changesSite, publicationFor, SCHEDULE_TIME_MESSAGE } from '../../../../src/lib/back-office/post-actions.ts';
 import { autosaveKey, clearAutosave, readAutosave, writeAutosave } from '../../../../src/lib/back-office/post-autosave.ts';
 import { shapePostContent } from '../../../../src/lib/post-content.ts';
-import { revisionAuthor, revisionChanges } from '../../../../src/lib/back-office/post-revisions.ts';
+import { restoreConsequence, revisionAuthor, revisionChanges } from '../../../../src/lib/back-office/post-revisions.ts';
 
 const draft: PostDraft = {
   title: ' A post ',
@@ -103,9 +103,9 @@ describe('publish actions', () => {
   it('ends each action with its own message, a queued post\'s slot told in the organization\'s time zone', () => {
     const published = { status: 'published' as const, published_at: '2026-10-01T09:00:00Z' };
     expect(actionMessage('save-draft', { status: 'draft', published_at: null })).toBe('Post saved successfully!');
-    expect(actionMessage('publish', published)).toBe('Post published successfully!');
-    expect(actionMessage('update', published)).toBe('Post updated successfully!');
-    expect(actionMessage('unpublish', { status: 'draft', published_at: null })).toBe('Post unpublished. It leaves the site at the next build.');
+    expect(actionMessage('publish', published)).toBe('Post published.');
+    expect(actionMessage('update', published)).toBe('Post updated.');
+    expect(actionMessage('unpublish', { status: 'draft', published_at: null })).toBe('Post unpublished.');
     expect(actionMessage('cancel-schedule', { status: 'draft', published_at: null })).toBe('Schedule cancelled. The post is a draft again.');
     expect(actionMessage('schedule', { status: 'scheduled', published_at: '2030-01-01T15:00:00Z' }, 'America/New_York')).toBe('Post scheduled for Jan 1, 2030, 10:00 AM EST.');
     expect(actionMessage('reschedule', { status: 'scheduled', published_at: '2030-07-01T14:00:00Z' }, 'America/New_York')).toBe('Post rescheduled for Jul 1, 2030, 10:00 AM EDT.');
@@ -113,6 +113,18 @@ describe('publish actions', () => {
     expect(actionMessage('queue', queued, 'America/New_York')).toBe('Post added to the publishing queue. Its slot: Jan 1, 2030, 9:20 AM EST.');
     expect(actionMessage('update', queued, 'Asia/Tokyo')).toBe('Post updated. It keeps its place in the queue (Jan 1, 2030, 11:20 PM GMT+9).');
     expect(actionMessage('unqueue', { status: 'draft', published_at: null })).toBe('Post taken out of the queue. It is a draft again.');
+  });
+
+  it.each([
+    ['publish', 'published', true],
+    ['update', 'published', true],
+    ['unpublish', 'draft', true],
+    ['update', 'scheduled', false],
+    ['save-draft', 'draft', false],
+    ['cancel-schedule', 'draft', false],
+    ['queue', 'scheduled', false],
+  ] as const)('%s ending %s changes what visitors see: %s', (action, status, expected) => {
+    expect(changesSite(action, { status })).toBe(expected);
   });
 });
 
@@ -140,5 +152,20 @@ describe('revision history wording', () => {
     expect(revisionChanges({ source: 'editor', changed_fields: [] })).toBe('Created');
     expect(revisionChanges({ source: 'editor', changed_fields: ['title', 'meta_title'] })).toBe('Changed title, meta title');
     expect(revisionChanges({ source: 'restore', changed_fields: ['title'] })).toBe('Restored an earlier version');
+  });
+});
+
+describe('restoreConsequence', () => {
+  it.each([
+    [{ status: 'published' as const, published_at: '2026-10-01T09:00:00Z' },
+      'The title, content, excerpt and SEO fields go back to this version and are saved at once: the post is republished with them, and visitors see this version after the next site build.'],
+    [{ status: 'scheduled' as const, published_at: '2030-01-01T15:00:00Z' },
+      'The title, content, excerpt and SEO fields go back to this version and are saved at once; the post stays scheduled and goes out with this version on Jan 1, 2030, 10:00 AM EST.'],
+    [{ status: 'scheduled' as const, published_at: '2030-01-01T15:00:00Z', queued: true },
+      'The title, content, excerpt and SEO fields go back to this version and are saved at once; the post stays in the publishing queue and goes out with this version on Jan 1, 2030, 10:00 AM EST.'],
+    [{ status: 'draft' as const, published_at: null },
+      'The title, content, excerpt and SEO fields go back to this version and are saved at once as the draft; nothing changes on the site until you publish.'],
+  ])('tells what restoring does to a %j post', (post, message) => {
+    expect(restoreConsequence(post, 'America/New_York')).toBe(message);
   });
 });
