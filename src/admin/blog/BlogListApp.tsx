@@ -10,13 +10,10 @@ import {
   type StatusFilter,
 } from '../../lib/back-office/posts';
 import { isPostLive } from '../../lib/back-office/deploy-status';
-<<<<<<< HEAD
-import { creditedName } from '../../lib/post-display';
-=======
 import { formatPublicationTime } from '../../lib/back-office/post-actions';
 import { loadQueueSettings } from '../../lib/back-office/publishing-queue';
 import { countWords } from '../../lib/count-words';
->>>>>>> issue34-editor
+import { creditedName } from '../../lib/post-display';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { $deployFacts } from '../../stores/deploy-status';
 import { toast } from '../../stores/toast';

@@ -282,6 +282,7 @@ function PostEditor({ access, post, timeZone, justSaved, showSiteStatus, onSaved
             post={post}
             dirty={dirty}
             timeZone={timeZone}
+            organizationName={access.organization.name}
             onRestored={(restored) => {
               kept.forget();
               onSaved(restored, 'Revision restored.', restored.status === 'published');

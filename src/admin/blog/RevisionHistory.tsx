@@ -21,6 +21,8 @@ export interface RevisionHistoryProps {
   dirty: boolean;
   /** The organization's time zone, in which a scheduled post's time is told. */
   timeZone: string;
+  /** The organization's name: the preview credits a post without an author to it. */
+  organizationName: string;
   /** The post as the restore left it. */
   onRestored: (post: AdminPost) => void;
 }
@@ -32,7 +34,7 @@ export interface RevisionHistoryProps {
  * once), runs in the database (which records the rebuild when the post is public) and hands the restored
  * post back to the editor (`onRestored`).
  */
-export default function RevisionHistory({ post, dirty, timeZone, onRestored }: RevisionHistoryProps) {
+export default function RevisionHistory({ post, dirty, timeZone, organizationName, onRestored }: RevisionHistoryProps) {
   const revisions = useLoad(() => listRevisions(supabaseBrowser(), post.id), [post.id]);
   const [previewing, setPreviewing] = useState<PostRevision | null>(null);
   const [chosen, setChosen] = useState<PostRevision | null>(null);
@@ -102,6 +104,7 @@ export default function RevisionHistory({ post, dirty, timeZone, onRestored }: R
       )}
       {previewing && (
         <RevisionPreview
+          organizationName={organizationName}
           post={post}
           revision={previewing}
           onClose={() => setPreviewing(null)}
@@ -126,7 +129,19 @@ export default function RevisionHistory({ post, dirty, timeZone, onRestored }: R
 }
 
 /** One revision rendered as the post would show it (its image, category and author are the post's own). */
-function RevisionPreview({ post, revision, onClose, onRestore }: { post: AdminPost; revision: PostRevision; onClose: () => void; onRestore: () => void }) {
+function RevisionPreview({
+  post,
+  revision,
+  organizationName,
+  onClose,
+  onRestore,
+}: {
+  post: AdminPost;
+  revision: PostRevision;
+  organizationName: string;
+  onClose: () => void;
+  onRestore: () => void;
+}) {
   const content = useLoad(async () => {
     const stored = await getRevisionContent(supabaseBrowser(), revision.id);
     return { ...stored, html: (await shapePostContent(stored.content_source, stored.content_format)).content };
@@ -154,6 +169,7 @@ function RevisionPreview({ post, revision, onClose, onRestore }: { post: AdminPo
             categoryName={post.category?.name ?? null}
             tags={post.tags}
             authorName={post.author?.full_name ?? null}
+            organizationName={organizationName}
             date={post.published_at ?? post.created_at}
           />
         </div>
