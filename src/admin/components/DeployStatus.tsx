@@ -7,7 +7,7 @@ import { toast } from '../../stores/toast';
 import type { BackOfficeAccess } from '../use-back-office-access';
 import { Button } from './ui/Button';
 
-/** The dot's colour per state: green live, blue moving, amber waiting, red failed, grey unknown. */
+/** The dot's colour per state: green live, blue moving, amber waiting, red failed or silent, grey unknown. */
 const DOTS: Record<DeployStateKind, string> = {
   live: 'bg-green-600',
   building: 'bg-blue-600 motion-safe:animate-pulse',
@@ -15,6 +15,7 @@ const DOTS: Record<DeployStateKind, string> = {
   waiting: 'bg-amber-500',
   failed: 'bg-red-600',
   not_built: 'bg-red-600',
+  no_answer: 'bg-red-600',
   unknown: 'bg-gray-400',
 };
 

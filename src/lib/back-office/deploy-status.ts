@@ -20,7 +20,7 @@ export type DeployFacts = {
   now: string;
 };
 
-export type DeployStateKind = 'unknown' | 'waiting' | 'requested' | 'building' | 'live' | 'failed' | 'not_built';
+export type DeployStateKind = 'unknown' | 'waiting' | 'requested' | 'building' | 'live' | 'failed' | 'not_built' | 'no_answer';
 
 /** One line for the header: a short title, a detail, a link to the live site, whether Retry applies. */
 export type DeployState = { kind: DeployStateKind; title: string; detail: string; href: string | null; retry: boolean };
@@ -28,6 +28,14 @@ export type DeployState = { kind: DeployStateKind; title: string; detail: string
 /** The scheduled flush runs every minute; a heartbeat older than this means it is not running. */
 const SCHEDULER_PERIOD_MS = 60_000;
 const SCHEDULER_LATE_MS = 3 * SCHEDULER_PERIOD_MS;
+/**
+ * The longest a build can take, from its request to its last report: Netlify stops a build after 30 minutes
+ * on its default plans, and the database stops waiting for one after the same time (`private.deploy_hold()`,
+ * which then marks a build still "building" as stale). A requested or running build that has not reported
+ * within it will not: its notification was lost, or the build died. The header then says "No answer from
+ * the build" with Retry, not "Building" or "Build requested" for good.
+ */
+export const BUILD_REPORT_TIMEOUT_MS = 30 * 60_000;
 /** The quiet window when the scheduler has never reported one (the functions' default). */
 const DEFAULT_QUIET_WINDOW_MS = 60_000;
 
@@ -63,8 +71,10 @@ export function nextBuildAt(facts: DeployFacts, now: Date): Date | null {
 export function describeDeployState(facts: DeployFacts, now: Date = new Date(facts.now)): DeployState {
   const deploy = facts.latest_deploy;
   const state = (kind: DeployStateKind, title: string, detail: string, href: string | null = null): DeployState => ({
-    kind, title, detail, href, retry: kind === 'failed' || kind === 'not_built',
+    kind, title, detail, href, retry: kind === 'failed' || kind === 'not_built' || kind === 'no_answer',
   });
+  const noAnswer = (since: string) =>
+    state('no_answer', 'No answer from the build', `No answer from the build since ${clockTime(since, now)}. It may have finished without reporting; Retry starts a new build.`);
   if (deploy?.state === 'building' && !deploy.stale) {
     return state('building', `Building since ${clockTime(deploy.started_at, now)}`, 'The site is being rebuilt with the latest changes.');
   }
@@ -80,9 +90,10 @@ export function describeDeployState(facts: DeployFacts, now: Date = new Date(fac
   if (request && requestIsNewer) {
     if (request.status === 'failed') return state('failed', 'Build failed', request.error ?? 'The build could not be started.');
     if (request.status === 'skipped') return state('not_built', 'Not rebuilt', request.error ?? 'The build was skipped.');
+    if (now.getTime() - Date.parse(request.sent_at as string) > BUILD_REPORT_TIMEOUT_MS) return noAnswer(request.sent_at as string);
     return state('requested', `Build requested at ${clockTime(request.sent_at as string, now)}`, 'Waiting for the build to start.');
   }
-  if (deploy?.state === 'building') return state('failed', 'Build failed', 'The build stopped reporting: it did not finish within 30 minutes.');
+  if (deploy?.state === 'building') return noAnswer(deploy.started_at);
   if (deploy?.state === 'failed') return state('failed', 'Build failed', deploy.error ?? 'The build failed.');
   if (deploy?.state === 'succeeded') {
     return state('live', 'Up to date', `Live since ${clockTime(deploy.finished_at ?? deploy.started_at, now)}.`, deploy.url);

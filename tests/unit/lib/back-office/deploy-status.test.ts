@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeDeployState, isPostLive, nextBuildAt, postOnSite, type DeployFacts } from '../../../../src/lib/back-office/deploy-status.ts';
+import { BUILD_REPORT_TIMEOUT_MS, describeDeployState, isPostLive, nextBuildAt, postOnSite, type DeployFacts } from '../../../../src/lib/back-office/deploy-status.ts';
 
 const NOW = '2026-11-23T15:00:00.000Z';
 const at = (secondsFromNow: number) => new Date(Date.parse(NOW) + secondsFromNow * 1000).toISOString();
@@ -51,8 +51,16 @@ describe('describeDeployState', () => {
       kind: 'failed', title: 'Build failed', detail: 'astro build exited with code 1', retry: true,
     });
   });
-  it('is failed when a build stopped reporting', () => {
-    expect(describeDeployState(facts({ latest_deploy: deploy('building', 3600, { stale: true }) }))).toMatchObject({ kind: 'failed', retry: true });
+  it('says no answer from the build, with Retry, when a running build stopped reporting', () => {
+    const state = describeDeployState(facts({ latest_deploy: deploy('building', 3600, { stale: true }) }));
+    expect(state).toMatchObject({ kind: 'no_answer', title: 'No answer from the build', retry: true });
+    expect(state.detail).toMatch(/^No answer from the build since \d{1,2}:\d{2} (AM|PM)\. It may have finished without reporting; Retry starts a new build\.$/);
+  });
+  it('says no answer from the build once a request waited longer than a build can take for its first report', () => {
+    const base = { latest_deploy: deploy('succeeded', 7200) };
+    const sent = (secondsAgo: number) => facts({ ...base, last_request: { sent_at: at(-secondsAgo), status: 'succeeded', error: null } });
+    expect(describeDeployState(sent(BUILD_REPORT_TIMEOUT_MS / 1000 - 60)).kind).toBe('requested');
+    expect(describeDeployState(sent(BUILD_REPORT_TIMEOUT_MS / 1000 + 60))).toMatchObject({ kind: 'no_answer', retry: true });
   });
   it('reports a request newer than the latest build: sent, refused by the hook, or skipped', () => {
     const base = { latest_deploy: deploy('succeeded', 600) };
