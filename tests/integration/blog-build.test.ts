@@ -78,8 +78,18 @@ describe('the scale-pro blog in dist/', () => {
     expect(html).toMatch(/<a href="\/blog\/category\/local-seo" aria-current="page"/);
     expect(html).toContain('href="/blog/google-business-profile-checklist"');
     expect(html).toContain('href="/blog/how-to-win-the-local-map-pack"');
-    const categories = await withDatabase(async (db) => (await db.query<{ slug: string }>('select slug from public.blog_categories where organization_id = $1', [seed.scalePro])).rows);
-    for (const { slug } of categories) expect(hasPage(`/blog/category/${slug}`), slug).toBe(true);
+    // A page for every category visitors are offered: one with published posts, not waiting for review.
+    const categories = await withDatabase(async (db) =>
+      (
+        await db.query<{ slug: string; offered: boolean }>(
+          `select c.slug, not c.needs_review and exists (select 1 from public.blog_posts p where p.category_id = c.id and p.status = 'published') as offered
+           from public.blog_categories c where c.organization_id = $1`,
+          [seed.scalePro],
+        )
+      ).rows,
+    );
+    expect(categories.filter((category) => category.offered).length).toBeGreaterThan(0);
+    for (const { slug, offered } of categories) expect(hasPage(`/blog/category/${slug}`), slug).toBe(offered);
   });
 
   it('builds tag pages with at most 3 tags per card', () => {
