@@ -65,8 +65,11 @@ test('ZimmWriter: the test form publishes nothing and says what a delivery would
 
   await page.getByLabel('Title').fill(title);
   await page.getByRole('button', { name: 'Send Test Webhook' }).click();
-  await expect(toast(page)).toContainText('Webhook Test Successful!');
-  await expect(toast(page)).toContainText(`A delivery like this would create a new post “${title}” (published).`);
+  // The result stays in the card until the next test.
+  const result = page.getByTestId('webhook-test-result');
+  await expect(result).toHaveAttribute('data-outcome', 'success');
+  await expect(result).toContainText('Webhook Test Successful!');
+  await expect(result).toContainText(`A delivery like this would create a new post “${title}” (published).`);
   const { data: posts } = await service.from('blog_posts').select('id').eq('organization_id', SCALE_PRO_ID).eq('title', title);
   expect(posts).toHaveLength(0);
   expect(await publicPostCount(SCALE_PRO_ID)).toBe(publicBefore);
@@ -102,7 +105,7 @@ test('ZimmWriter: the admin chooses what deliveries do; the choice stays after a
     const title = `E2E mode ${Date.now().toString(36)}`;
     await page.getByLabel('Title').fill(title);
     await page.getByRole('button', { name: 'Send Test Webhook' }).click();
-    await expect(toast(page)).toContainText(`A delivery like this would create a new post “${title}” (published).`);
+    await expect(page.getByTestId('webhook-test-result')).toContainText(`A delivery like this would create a new post “${title}” (published).`);
     expect(await publicPostCount(evergreen!.id)).toBe(publicBefore);
   } finally {
     // The service role may write settings.webhook directly (the API's users only through set_webhook_publish_mode).
