@@ -53,7 +53,7 @@ test('a visit counts once; a second visit the same day does not; the Content tab
   await signInAsAdmin(page);
   await page.getByRole('tab', { name: 'Content' }).click();
   const chart = page.getByTestId('views-chart');
-  await expect(chart.getByRole('img', { name: /^Views, last 30 days: \d+ views? in total/ })).toBeVisible();
+  await expect(chart.getByRole('img', { name: /^Views, last 30 days: [\d,]+ views? in total/ })).toBeVisible();
   await expect(chart.locator('rect')).toHaveCount(30);
   const today = new Date().toISOString().slice(0, 10);
   expect(Number(await chart.locator(`rect[data-day="${today}"]`).getAttribute('data-views'))).toBeGreaterThanOrEqual(1);
