@@ -33,17 +33,14 @@ const dispatcher = new Agent({ connect: { timeout: BACKEND_CONNECT_TIMEOUT_MS },
 /** Per request: whether a backend call of this request failed to reach the backend. */
 const requestState = new AsyncLocalStorage<{ unreachable: boolean }>();
 
-function noteUnreachable(): void {
-  const state = requestState.getStore();
-  if (state) state.unreachable = true;
-}
-
 /**
- * Marks this request's backend as unavailable for a failure backendFetch cannot see as one: Storage refusing
- * to save a file with an error of its own, say. The function's error answer then becomes the 503.
+ * Marks this request's backend as unavailable: backendFetch does it for a call that could not connect, and
+ * callers for a failure it cannot see as one (Storage refusing to save a file with an error of its own, say).
+ * The function's error answer then becomes the 503.
  */
 export function markBackendUnavailable(): void {
-  noteUnreachable();
+  const state = requestState.getStore();
+  if (state) state.unreachable = true;
 }
 
 /** `fetch` for supabase-js clients on the server (global.fetch); notes a backend out of reach. */
@@ -52,11 +49,11 @@ export const backendFetch: typeof fetch = async (input, init) => {
     // The platform's own fetch (supabase-js hands it the platform's FormData and Blob), with undici's Agent
     // for the timeouts: Node's fetch takes any undici dispatcher.
     const response = await fetch(input, { ...init, dispatcher } as RequestInit);
-    if (GATEWAY_DOWN.has(response.status)) noteUnreachable();
+    if (GATEWAY_DOWN.has(response.status)) markBackendUnavailable();
     return response;
   } catch (error) {
     // A request its caller cancelled is not the backend's failure.
-    if (!init?.signal?.aborted) noteUnreachable();
+    if (!init?.signal?.aborted) markBackendUnavailable();
     throw error;
   }
 };
