@@ -1,33 +1,16 @@
-import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
-import { listCategories, type TaxonomyCategory } from '../../lib/back-office/blog-taxonomy';
+import { useState } from 'react';
 import { postOnSite } from '../../lib/back-office/deploy-status';
-import { ACTION_LABELS, actionMessage, actionsFor, changesSite, formatPublicationTime, type PostAction } from '../../lib/back-office/post-actions';
-import { autosaveKey } from '../../lib/back-office/post-autosave';
 import { type AdminPost, getPost } from '../../lib/back-office/posts';
 import { loadQueueSettings } from '../../lib/back-office/publishing-queue';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
-import { shapePostContent } from '../../lib/post-content';
 import { $deployFacts, deployClock, refreshDeployStatus } from '../../stores/deploy-status';
 import { toast } from '../../stores/toast';
 import BackOfficeShell from '../BackOfficeShell';
-import { Button } from '../components/ui/Button';
-import { Card } from '../components/ui/Card';
-import { ConfirmDialog } from '../components/ui/ConfirmDialog';
 import { ErrorState } from '../components/ui/EmptyState';
 import { Skeleton } from '../components/ui/Skeleton';
 import type { BackOfficeAccess } from '../use-back-office-access';
 import { useLoad } from '../use-load';
-import DuplicateMark from './DuplicateMark';
-import { formOf } from './editor/post-form';
-import { PostFields } from './editor/PostFields';
-import { PostSiteStatus } from './editor/PostSiteStatus';
-import { useKeptForm } from './editor/use-kept-form';
-import { useLeaveGuard } from './editor/use-leave-guard';
-import { usePostSave } from './editor/use-post-save';
-import PostPreview from './PostPreview';
-import RevisionHistory from './RevisionHistory';
-
-const LIST_PATH = '/admin/blog';
+import PostEditor, { LIST_PATH } from './editor/PostEditor';
 
 /** The post id of /admin/blog/edit/{id}, or null on /admin/blog/new. */
 function postIdFromPath(pathname: string): string | null {
@@ -45,26 +28,6 @@ function ReadOnlyNotice() {
       Viewers cannot create or edit posts. <a className="underline" href={LIST_PATH}>Back to the posts</a>
     </p>
   );
-}
-
-/**
- * Keeps toasts above the action bar while it is fixed to the bottom of the screen (phones and tablets): the
- * Toaster reads the bar's height from --toast-lift.
- */
-function useToastLift(bar: RefObject<HTMLElement | null>) {
-  useEffect(() => {
-    const element = bar.current;
-    if (!element) return;
-    const root = document.documentElement;
-    const measure = () => root.style.setProperty('--toast-lift', getComputedStyle(element).position === 'fixed' ? `${element.offsetHeight}px` : '0px');
-    const observer = new ResizeObserver(measure);
-    observer.observe(element);
-    measure();
-    return () => {
-      observer.disconnect();
-      root.style.removeProperty('--toast-lift');
-    };
-  }, [bar]);
 }
 
 /** The editor after a save: the saved post, whether the save changed what visitors see, and a count that remounts the form. */
@@ -128,189 +91,3 @@ function EditorLoader({ access }: { access: BackOfficeAccess }) {
   );
 }
 
-const NO_CATEGORIES: TaxonomyCategory[] = [];
-
-interface PostEditorProps {
-  access: BackOfficeAccess;
-  post: AdminPost | null;
-  timeZone: string;
-  /** Mounted again after a save: focus goes to the heading, not to the page's start. */
-  justSaved: boolean;
-  /** The last save changed what visitors see (an unpublished post shows when it leaves the site). */
-  showSiteStatus: boolean;
-  onSaved: (post: AdminPost, title: string, siteChanged: boolean) => void;
-}
-
-/**
- * The editor: the post's fields beside its preview, the actions its status allows, autosave and the leave
- * guard. On a phone the actions stay in a bar at the bottom of the screen, and the preview follows the fields.
- */
-function PostEditor({ access, post, timeZone, justSaved, showSiteStatus, onSaved }: PostEditorProps) {
-  const initial = useMemo(() => formOf(post, timeZone), [post, timeZone]);
-  const storageKey = autosaveKey(access.organization.id, post?.id ?? null);
-  const [confirming, setConfirming] = useState<'unpublish' | null>(null);
-  const save = usePostSave(access, post, timeZone);
-  const { busy } = save;
-  // Set once the user chose to leave without saving: the form is no longer kept, and nothing asks again.
-  const leftRef = useRef(false);
-  const kept = useKeptForm(storageKey, initial, busy !== null, leftRef);
-  const { form, setForm, dirty } = kept;
-  const guard = useLeaveGuard(dirty && busy === null, leftRef);
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    if (justSaved) heading.current?.focus({ preventScroll: true });
-  }, [justSaved]);
-  const actionBar = useRef<HTMLDivElement>(null);
-  useToastLift(actionBar);
-
-  /** Saves with one of the post's actions; the editor stays on the saved post and says what happened. */
-  async function run(action: PostAction) {
-    const saved = await save.run(action, form);
-    if (!saved) return;
-    kept.forget();
-    onSaved(saved, actionMessage(action, saved, timeZone), changesSite(action, saved));
-  }
-
-  const categories = useLoad(() => listCategories(supabaseBrowser(), access.organization.id), [access.organization.id]).value ?? NO_CATEGORIES;
-  // The preview shows the body as it will be published; while it is shaped again, the last one stays.
-  const html = useLoad(async () => (await shapePostContent(form.source, form.format)).content, [form.source, form.format], []).value ?? '';
-  // A post saved without a category gets the organization's default ("Uncategorized"), so the select shows it.
-  const categoryId = form.category_id || (categories.find((category) => category.is_default)?.id ?? '');
-  const actions = actionsFor(post?.status ?? null, post?.queued ?? false);
-
-  const actionButton = (action: PostAction, variant: 'default' | 'outline' | 'destructive') => (
-    <Button
-      key={action}
-      type={action === actions[0] ? 'submit' : 'button'}
-      variant={variant}
-      disabled={busy !== null}
-      onClick={action === actions[0] ? undefined : () => (action === 'unpublish' ? setConfirming('unpublish') : void run(action))}
-    >
-      {busy === action ? ACTION_LABELS[action].busy : ACTION_LABELS[action].label}
-    </Button>
-  );
-  const schedulable = actions.includes('schedule') || actions.includes('reschedule');
-
-  return (
-    <form
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        void run(actions[0]!);
-      }}
-    >
-      <a href={LIST_PATH} className="text-sm text-muted-foreground underline-offset-2 hover:text-foreground hover:underline">
-        <span aria-hidden="true">← </span>All posts
-      </a>
-      <div className="mt-1 flex flex-wrap items-center justify-between gap-4">
-        <h2 ref={heading} tabIndex={-1} className="text-2xl font-bold focus:outline-none">
-          {post ? 'Edit Post' : 'Create New Post'}
-        </h2>
-        {/* On phones and tablets a bar fixed to the bottom of the screen, so the actions never scroll away. */}
-        <div
-          ref={actionBar}
-          role="group"
-          aria-label="Post actions"
-          data-testid="editor-actions"
-          className="fixed inset-x-0 bottom-0 z-40 flex flex-wrap justify-end gap-2 border-t border-border bg-background/95 px-4 py-3 shadow-[0_-4px_12px_rgb(0_0_0/0.08)] backdrop-blur lg:static lg:z-auto lg:border-0 lg:bg-transparent lg:p-0 lg:shadow-none lg:backdrop-blur-none"
-        >
-          <Button variant="outline" onClick={() => (dirty ? guard.askToLeave(LIST_PATH) : guard.leave(LIST_PATH))} disabled={busy !== null}>
-            Cancel
-          </Button>
-          {actions.includes('save-draft') && actionButton('save-draft', 'outline')}
-          {actions.includes('queue') && actionButton('queue', 'outline')}
-          {actions.includes('publish') && actionButton('publish', 'default')}
-          {actions.includes('unpublish') && actionButton('unpublish', 'outline')}
-          {actions.includes('cancel-schedule') && actionButton('cancel-schedule', 'outline')}
-          {actions.includes('unqueue') && actionButton('unqueue', 'outline')}
-          {actions.includes('update') && actionButton('update', 'default')}
-        </div>
-      </div>
-      {post && (post.status === 'published' || showSiteStatus) && <PostSiteStatus post={post} />}
-      {post?.queued && post.published_at && (
-        <p role="status" className="mt-4 rounded-lg border border-border bg-muted p-3 text-sm">
-          In the publishing queue: goes out {formatPublicationTime(post.published_at, timeZone)}.{' '}
-          <a className="underline" href="/admin/blog/queue">
-            Reorder in the queue
-          </a>
-        </p>
-      )}
-      {post?.duplicate_of && <DuplicateMark post={post} />}
-      {kept.restoredAt && (
-        <div role="status" className="mt-4 flex flex-wrap items-center gap-3 rounded-lg border border-border bg-muted p-3 text-sm">
-          <span>Restored your unsaved changes from {formatPublicationTime(kept.restoredAt, timeZone)}.</span>
-          <Button variant="outline" size="sm" onClick={kept.discard}>
-            Discard changes
-          </Button>
-        </div>
-      )}
-
-      <div className="mt-6 grid grid-cols-1 gap-6 pb-32 lg:grid-cols-2 lg:pb-0">
-        <div className="space-y-4">
-          <PostFields
-            form={form}
-            setForm={setForm}
-            isNew={post === null}
-            organizationId={access.organization.id}
-            categories={categories}
-            categoryId={categoryId}
-            timeZone={timeZone}
-            scheduleError={save.scheduleError}
-            scheduleButton={schedulable && actionButton(actions.includes('schedule') ? 'schedule' : 'reschedule', 'outline')}
-          />
-        </div>
-        <Card aria-labelledby="preview-heading" className="lg:row-span-2 lg:self-start">
-          <h3 id="preview-heading" className="font-semibold text-muted-foreground">
-            Preview
-          </h3>
-          <PostPreview
-            title={form.title}
-            excerpt={form.excerpt}
-            html={html}
-            featuredMedia={form.featured_media}
-            featuredImageUrl={form.featured_image_url}
-            categoryName={categories.find((category) => category.id === categoryId)?.name ?? null}
-            tags={form.tags}
-            // A saved post keeps its own credit (none: the organization's); a new one will be the signed-in member's.
-            authorName={post ? (post.author?.full_name ?? null) : ((access.user.user_metadata?.full_name as string | undefined) ?? null)}
-            organizationName={access.organization.name}
-            date={post?.published_at ?? post?.created_at ?? null}
-          />
-        </Card>
-        {post && (
-          <RevisionHistory
-            post={post}
-            dirty={dirty}
-            timeZone={timeZone}
-            organizationName={access.organization.name}
-            onRestored={(restored) => {
-              kept.forget();
-              onSaved(restored, 'Revision restored.', restored.status === 'published');
-            }}
-          />
-        )}
-      </div>
-      <ConfirmDialog
-        open={guard.leavingTo !== null}
-        title="Unsaved changes"
-        description="You have unsaved changes. Leave without saving? They stay in this browser until you discard them."
-        confirmLabel="Leave"
-        destructive
-        onConfirm={() => guard.leave(guard.leavingTo ?? LIST_PATH)}
-        onCancel={guard.stay}
-      />
-      <ConfirmDialog
-        open={confirming === 'unpublish'}
-        title="Unpublish this post?"
-        description="It leaves the site at the next build and stays here as a draft. You can publish it again at any time."
-        confirmLabel="Unpublish"
-        destructive
-        onConfirm={() => {
-          setConfirming(null);
-          void run('unpublish');
-        }}
-        onCancel={() => setConfirming(null)}
-      />
-    </form>
-  );
-}
