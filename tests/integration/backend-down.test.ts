@@ -17,7 +17,8 @@ import postView from '../../netlify/functions/post-view.mts';
 import publishScheduled from '../../netlify/functions/publish-scheduled.mts';
 import signIn from '../../netlify/functions/auth-sign-in.mts';
 import webhook from '../../netlify/functions/zimmwriter-webhook.mts';
-import { BACKEND_UNAVAILABLE, RETRY_AFTER_SECONDS } from '../../src/lib/server/backend.ts';
+import { RETRY_AFTER_SECONDS } from '../../src/lib/server/backend.ts';
+import { SERVICE_UNAVAILABLE } from '../../src/lib/service-unavailable.ts';
 import { LOCAL_SUPABASE } from '../../src/lib/server/service-config.ts';
 import { DEMO_PASSWORD } from '../fixtures/demo-logins.ts';
 import { startTestBackend, type TestBackend } from './support/local-backend-instance.ts';
@@ -93,7 +94,7 @@ describe('while the backend is down', () => {
         const { response, ms } = await timed(call);
         expect(response.status, name).toBe(503);
         expect(response.headers.get('retry-after'), name).toBe(String(RETRY_AFTER_SECONDS));
-        expect(await response.json(), name).toEqual(BACKEND_UNAVAILABLE);
+        expect(await response.json(), name).toEqual(SERVICE_UNAVAILABLE);
         expect(ms, name).toBeLessThan(2000);
       }
     } finally {

@@ -165,7 +165,7 @@ export async function loadDeployFacts(client: SupabaseClient, organizationId: st
 }
 
 /** Retries the site build now (POST /api/admin/rebuild; admins only). */
-export async function retrySiteBuild(client: SupabaseClient, organizationId: string, fetchImpl: typeof fetch = fetch): Promise<void> {
+export async function retrySiteBuild(client: SupabaseClient, organizationId: string, fetchImpl?: typeof fetch): Promise<void> {
   const answer = await postAdminFunction(client, '/api/admin/rebuild', { organization_id: organizationId }, fetchImpl);
   if (!answer.ok) throw new Error(`The rebuild could not be started: ${answerMessage(answer)}`);
 }

@@ -3,6 +3,7 @@
  * access token goes along as a bearer token, and the function decides whether the caller may act.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { backendFetch } from './supabase-browser.ts';
 
 /** A function's answer: the HTTP status, and the JSON body (or the raw text when it is not JSON). */
 export interface FunctionAnswer {
@@ -16,7 +17,7 @@ export interface FunctionAnswer {
  * POSTs `body` as JSON to `path` with the admin's token. Resolves with any HTTP answer; rejects only when
  * there is no session or the request could not be sent (network failure).
  */
-export async function postAdminFunction(client: SupabaseClient, path: string, body: unknown, fetchImpl: typeof fetch = fetch): Promise<FunctionAnswer> {
+export async function postAdminFunction(client: SupabaseClient, path: string, body: unknown, fetchImpl: typeof fetch = backendFetch): Promise<FunctionAnswer> {
   const { data } = await client.auth.getSession();
   const token = data.session?.access_token;
   if (!token) throw new Error(`Calling ${path} needs a signed-in session`);

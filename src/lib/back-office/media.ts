@@ -86,7 +86,7 @@ export async function uploadMedia(
   organizationId: string,
   file: File,
   onStage: (stage: UploadStage) => void = () => undefined,
-  fetchImpl: typeof fetch = fetch,
+  fetchImpl?: typeof fetch,
 ): Promise<UploadOutcome> {
   onStage('checking');
   const { bytes } = await checkMediaFile(file);

@@ -14,6 +14,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { Agent } from 'undici';
+import { SERVICE_UNAVAILABLE, UNAVAILABLE_STATUSES } from '../service-unavailable.ts';
 
 /** How long connecting to the backend may take. */
 export const BACKEND_CONNECT_TIMEOUT_MS = 1_000;
@@ -21,14 +22,6 @@ export const BACKEND_CONNECT_TIMEOUT_MS = 1_000;
 export const BACKEND_ANSWER_TIMEOUT_MS = 8_000;
 /** What a 503 asks the caller to wait before trying again. */
 export const RETRY_AFTER_SECONDS = 30;
-/** The 503's body: `message` as every function's errors carry it, `title` for the pages that show a notice. */
-export const BACKEND_UNAVAILABLE = {
-  title: 'Temporarily Unavailable',
-  message: 'The service is temporarily unavailable. Please try again in a minute.',
-} as const;
-
-/** The backend's gateway answers these while the service behind it is down or restarting. */
-const GATEWAY_DOWN = new Set([502, 503, 504]);
 const dispatcher = new Agent({ connect: { timeout: BACKEND_CONNECT_TIMEOUT_MS }, headersTimeout: BACKEND_ANSWER_TIMEOUT_MS });
 /** Per request: whether a backend call of this request failed to reach the backend. */
 const requestState = new AsyncLocalStorage<{ unreachable: boolean }>();
@@ -49,7 +42,7 @@ export const backendFetch: typeof fetch = async (input, init) => {
     // The platform's own fetch (supabase-js hands it the platform's FormData and Blob), with undici's Agent
     // for the timeouts: Node's fetch takes any undici dispatcher.
     const response = await fetch(input, { ...init, dispatcher } as RequestInit);
-    if (GATEWAY_DOWN.has(response.status)) markBackendUnavailable();
+    if (UNAVAILABLE_STATUSES.has(response.status)) markBackendUnavailable();
     return response;
   } catch (error) {
     // A request its caller cancelled is not the backend's failure.
@@ -72,7 +65,7 @@ export function backendClient(url: string, key: string, headers: Record<string, 
 
 /** 503 with Retry-After and a plain message. */
 export function backendUnavailable(): Response {
-  return Response.json(BACKEND_UNAVAILABLE, { status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS), 'cache-control': 'no-store' } });
+  return Response.json(SERVICE_UNAVAILABLE, { status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS), 'cache-control': 'no-store' } });
 }
 
 /** Wraps a function's handler: its error answers become 503 when the backend was out of reach (see above). */
