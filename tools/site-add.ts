@@ -119,7 +119,7 @@ function siteVariables(env: Env, site: SiteSetup, secret: string): [string, stri
 async function inviteAdmin(env: Env, site: SiteSetup, added: AddedSite): Promise<string[]> {
   if (added.admin.status === 'member') return [`${site.admin} is already an admin of ${site.name}: no invitation.`];
   if (added.admin.status === 'invited') {
-    return [`${site.admin} already has a pending invitation (until ${added.admin.expires_at}): no new one. Resend it from the back office's Users tab for a new link.`];
+    return [`${site.admin} already has a pending invitation (until ${added.admin.expires_at}; its link was printed by the run that made it): no new one.`];
   }
   const { serviceRoleKey } = serviceSupabaseConfig(env);
   // Locally the site is the local server's; the hosted site answers at its domain.
