@@ -132,6 +132,15 @@ describe('npm run site:add', () => {
     expect(first.stdout).toContain(`https://${site.domain}/auth`);
   });
 
+  it('run again before the admin accepted: no second invitation, nothing changed', async () => {
+    const before = await footprint();
+    const again = await tool('site-add', ARGS);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toContain(`${site.name} (${site.slug}) on ${backend.url}: nothing changed, it is set up as given.`);
+    expect(again.stdout).toMatch(new RegExp(`^${site.admin} already has a pending invitation \\(until .+; its link was printed by the run that made it\\): no new one\\.$`, 'm'));
+    expect(await footprint()).toEqual(before);
+  });
+
   it('its admin accepts the invitation and signs in through the auth API, an admin of the new organization', async () => {
     const token = decodeURIComponent(first.stdout.match(/\/auth\?invite=(\S+)$/m)![1]!);
     const password = 'Site-Add-Password-2026!';
