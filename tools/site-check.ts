@@ -72,7 +72,7 @@ const failed = (name: string, why: string): Check => ({ outcome: 'FAIL', name, w
 /** Fetches without following redirects; a network failure answers status 0 with its reason. */
 async function call(url: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; text: string }> {
   try {
-    const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(20_000), ...init });
+    const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(60_000), ...init });
     return { status: response.status, headers: response.headers, text: await response.text() };
   } catch (error) {
     return { status: 0, headers: new Headers(), text: error instanceof Error ? (error.cause as Error | undefined)?.message ?? error.message : String(error) };
@@ -102,21 +102,30 @@ async function homePage(origin: string): Promise<{ checks: Check[]; organization
   return { checks: [organization, ...headers], organizationId: id && id !== 'fallback' ? id : null };
 }
 
+/** Functions called at once: a site's first calls start its functions cold, so a few at a time. */
+const PARALLEL_PROBES = 4;
+
 /** Each function's answer to an empty call. */
 async function functions(origin: string): Promise<Check[]> {
-  return Promise.all(
-    FUNCTION_PROBES.map(async ({ fn, method, path, status, json }) => {
-      const init: RequestInit = method === 'POST' ? { method, headers: { 'content-type': 'application/json' }, body: '{}' } : {};
-      const answer = await call(`${origin}${path}`, init);
-      const name = `function ${fn}`;
-      if (fn === 'deploy-events' && answer.status === 503) return failed(name, 'deploy notifications are not configured: set DEPLOY_NOTIFICATION_SECRET');
-      const isJson = /^application\/json\b/.test(answer.headers.get('content-type') ?? '');
-      if (answer.status !== status || (json && !isJson)) {
-        return failed(name, `${method} ${path} answered ${answer.status || answer.text}${json && !isJson ? ' without JSON (not the function)' : ''}, expected ${status}`);
-      }
-      return ok(name, `${method} ${path} answered ${status}`);
-    }),
-  );
+  const checks: Check[] = [];
+  for (let start = 0; start < FUNCTION_PROBES.length; start += PARALLEL_PROBES) {
+    checks.push(...(await Promise.all(FUNCTION_PROBES.slice(start, start + PARALLEL_PROBES).map((probe) => functionCheck(origin, probe)))));
+  }
+  return checks;
+}
+
+/** One function's answer to an empty call, against what it answers when it runs. */
+async function functionCheck(origin: string, { fn, method, path, status, json }: (typeof FUNCTION_PROBES)[number]): Promise<Check> {
+  const init: RequestInit = method === 'POST' ? { method, headers: { 'content-type': 'application/json' }, body: '{}' } : {};
+  const answer = await call(`${origin}${path}`, init);
+  const name = `function ${fn}`;
+  if (fn === 'deploy-events' && answer.status === 503) return failed(name, 'deploy notifications are not configured: set DEPLOY_NOTIFICATION_SECRET');
+  if (answer.status === 0) return failed(name, `${method} ${path}: no answer (${answer.text})`);
+  const isJson = /^application\/json\b/.test(answer.headers.get('content-type') ?? '');
+  if (answer.status !== status || (json && !isJson)) {
+    return failed(name, `${method} ${path} answered ${answer.status}${json && !isJson ? ' without JSON (not the function)' : ''}, expected ${status}`);
+  }
+  return ok(name, `${method} ${path} answered ${status}`);
 }
 
 /** The webhook's dry run for the token. */

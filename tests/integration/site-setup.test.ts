@@ -35,6 +35,8 @@ const site = {
 const ARGS = ['--name', site.name, '--slug', site.slug, '--domain', site.domain, '--time-zone', site.timeZone, '--admin', site.admin, '--build-hook', site.hook];
 const service = serviceClient();
 const SERVE_PORT = 8897;
+/** A site:check run: the served site's functions start cold under `netlify serve`, each on its first call. */
+const SITE_CHECK_TIMEOUT = 240_000;
 
 /** Runs a tool as `npm run` runs it (Node 24, the project's folder); not blocking, so a front in this process answers it. */
 function tool(name: 'site-add' | 'site-check', args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
@@ -288,7 +290,7 @@ describe('npm run site:check against the new organization\'s site, served as npm
     expect(lines.filter((line) => line.startsWith('ok   header '))).toHaveLength(5);
     expect(lines.filter((line) => line.startsWith('ok   function '))).toHaveLength(18);
     expect({ posts: await posts(), deliveries: await deliveries() }).toEqual({ posts: 0, deliveries: 0 });
-  });
+  }, SITE_CHECK_TIMEOUT);
 
   it('fails when a security header is missing', async () => {
     frontMode = 'drop-header';
@@ -297,7 +299,7 @@ describe('npm run site:check against the new organization\'s site, served as npm
     const failures = checked.stdout.split('\n').filter((line) => line.startsWith('FAIL'));
     expect(failures).toEqual(['FAIL header X-Content-Type-Options: missing']);
     expect(checked.stdout).toContain('skip webhook dry run: no --token given');
-  });
+  }, SITE_CHECK_TIMEOUT);
 
   it('fails when the deploy notifications have no secret (503 rather than 401)', async () => {
     frontMode = 'no-deploy-secret';
@@ -306,5 +308,5 @@ describe('npm run site:check against the new organization\'s site, served as npm
     expect(checked.status).toBe(1);
     const failures = checked.stdout.split('\n').filter((line) => line.startsWith('FAIL'));
     expect(failures).toEqual(['FAIL function deploy-events: deploy notifications are not configured: set DEPLOY_NOTIFICATION_SECRET']);
-  });
+  }, SITE_CHECK_TIMEOUT);
 });
