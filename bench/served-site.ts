@@ -59,7 +59,7 @@ export function projectCopy(): string {
 }
 
 /** Polls until the server answers `/` with 200 (the build runs first), or the server exits. */
-async function waitUntilServing(baseUrl: string, exited: () => string | undefined, timeoutMs = 600_000): Promise<void> {
+export async function waitUntilServing(baseUrl: string, exited: () => string | undefined, timeoutMs = 600_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const failure = exited();

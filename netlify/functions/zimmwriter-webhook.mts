@@ -8,6 +8,7 @@ import {
   DeliveryProblem,
   invalidPayload,
   payloadProblems,
+  previewDelivery,
   receiveDelivery,
   webhookOrganizationId,
 } from '../../src/lib/server/webhook-delivery.ts';
@@ -39,6 +40,10 @@ const unknownToken = () => answer(404, 'Unknown webhook token');
  * again in its transaction). While the backend is out of reach it answers 503 with Retry-After (withBackend:
  * the writing tool tries again then). Another failure on our side answers 500 with a generic message and a
  * reference; the details go to the log (and, for the delivery, to its record in the delivery log).
+ *
+ * `?dry_run=1` (what `npm run site:check -- <site> --token <token>` sends): the same token check and payload
+ * validation, then the answer of the back office's test (200 `{ dry_run: true, action, status, url, ... }`,
+ * previewDelivery) or the same 422; nothing is written, not even a delivery record.
  */
 export default withBackend(async (req: Request): Promise<Response> => {
   if (req.method !== 'POST') return answer(405, `Method ${req.method} not allowed: deliveries are POSTed`, undefined, { Allow: 'POST' });
@@ -47,6 +52,7 @@ export default withBackend(async (req: Request): Promise<Response> => {
   try {
     const organizationId = await webhookOrganizationId(webhookClient(), token.data);
     if (!organizationId) return unknownToken();
+    if (new URL(req.url).searchParams.has('dry_run')) return await dryRun(organizationId, await deliveryFrom(req));
     const post = await receiveDelivery(webhookClient(), { token: token.data, organizationId }, await deliveryFrom(req));
     // The token was rotated away (past its grace period) while the body was read: nothing was written.
     if (!post) return unknownToken();
@@ -76,6 +82,13 @@ export default withBackend(async (req: Request): Promise<Response> => {
 });
 
 export const config: Config = { path: '/api/webhooks/zimmwriter/:token' };
+
+/** A dry run: what the delivery would do, or why it would be refused; writes nothing. */
+async function dryRun(organizationId: string, delivery: Delivery): Promise<Response> {
+  if ('refused' in delivery) throw delivery.refused;
+  const preview = await previewDelivery(webhookClient(), organizationId, delivery.payload);
+  return preview ? Response.json({ dry_run: true, ...preview }) : unknownToken();
+}
 
 /** The body as a validated payload, or why it is refused (400 not JSON, 413 too large, 422 invalid fields). */
 async function deliveryFrom(req: Request): Promise<Delivery> {

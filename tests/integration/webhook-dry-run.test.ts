@@ -159,6 +159,32 @@ describe('POST /api/admin/webhook-test is a dry run', () => {
   });
 });
 
+describe('POST /api/webhooks/zimmwriter/{token}?dry_run=1 (npm run site:check)', () => {
+  const dryRun = (token: string, body: unknown) =>
+    webhook(new Request(`http://localhost/api/webhooks/zimmwriter/${token}?dry_run=1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }));
+
+  it('answers what the delivery would do for the token\'s organization and writes nothing, not even a delivery record', async () => {
+    const before = await footprint(SCALE_PRO.id);
+    const response = await dryRun(SCALE_PRO.token, payload());
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ dry_run: true, action: 'create', slug: `dry-run-${run}`, status: 'published' });
+    expect(await footprint(SCALE_PRO.id)).toEqual(before);
+  });
+
+  it('refuses an invalid payload with the delivery\'s 422 and an unknown token with 404, recording nothing', async () => {
+    const before = await footprint(SCALE_PRO.id);
+    const refused = await dryRun(SCALE_PRO.token, payload({ title: '' }));
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toMatchObject({ message: 'Invalid payload: title: Title is required' });
+    expect((await dryRun(`unknown-token-${run}-0123456789`, payload())).status).toBe(404);
+    expect(await footprint(SCALE_PRO.id)).toEqual(before);
+  });
+});
+
 describe('set_webhook_publish_mode', () => {
   it('refuses an editor, a viewer, another organization\'s admin and anon through /rest/v1/rpc; nothing changes', async () => {
     const mode = await publishMode(SCALE_PRO.id);

@@ -225,14 +225,15 @@ export interface CreatedInvitation {
 }
 
 /**
- * Creates an invitation (service role, after the caller was verified as an admin): a random 32-byte token,
+ * Creates an invitation (service role, after the caller was verified as an admin, or by the operator's
+ * `npm run site:add`, whose invitation has no inviting member: `invitedBy` null): a random 32-byte token,
  * of which only the SHA-256 is stored, valid 7 days; an expired unused invitation of the same address is
  * replaced (a pending, unexpired one answers `InvitationExistsError`). Returns the absolute `{siteUrl}/auth?invite={token}`
  * link with the organization's and the inviter's names, for the invitation mail.
  */
 export async function createInvitation(
   service: SupabaseClient,
-  { organizationId, invitedBy, siteUrl }: { organizationId: string; invitedBy: string; siteUrl: string },
+  { organizationId, invitedBy, siteUrl }: { organizationId: string; invitedBy: string | null; siteUrl: string },
   { email, role }: { email: string; role: Role },
 ): Promise<CreatedInvitation> {
   // An expired, unused invitation still holds the one-pending-per-address index: it makes way for the new one.

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EMAIL_PATTERN, HTTP_URL_PATTERN, PHONE_PATTERN, SLUG_PATTERN } from '../../../src/schemas/common.ts';
 import { POST_STATUSES } from '../../../src/schemas/post.ts';
+import { LOCAL_BUILD_HOOK_PATTERN, NETLIFY_BUILD_HOOK_PATTERN } from '../../../src/schemas/site-setup.ts';
 import { ROLES } from '../../../src/schemas/user.ts';
 
 // The SQL constraints and the zod schemas must accept the same values: the patterns are written in both.
@@ -19,6 +20,8 @@ describe('SQL constraints mirror the zod schemas', () => {
     ['email', EMAIL_PATTERN],
     ['http url', HTTP_URL_PATTERN],
     ['phone', PHONE_PATTERN],
+    ['Netlify build hook', NETLIFY_BUILD_HOOK_PATTERN],
+    ['local build hook', LOCAL_BUILD_HOOK_PATTERN],
   ])('the %s pattern appears verbatim in the migrations', (_name, pattern) => {
     expect(sql).toContain(asSqlLiteral(pattern));
   });

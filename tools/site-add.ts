@@ -1,0 +1,203 @@
+/**
+ * `npm run site:add -- --name "Evergreen Landscaping" --slug evergreen --domain www.example.com
+ *   --time-zone America/New_York --admin owner@example.com [--build-hook URL] [--netlify-site ID]`
+ *
+ * Sets up a client's organization and says what its Netlify site needs, so nothing is typed by hand twice:
+ * 1. the arguments are checked (SiteSetupSchema); a bad one ends the run with one line, before any write;
+ * 2. add_site (migration 20261128200000_add_site.sql) writes the organization, its confirmed domain, its time
+ *    zone and the build hook in one transaction, and refuses a slug or domain another organization holds or an
+ *    unknown time zone, writing nothing;
+ * 3. the first admin is invited through the back office's own path (createInvitation, sendInvitationMail):
+ *    the link is printed, and mailed when mail is configured (RESEND_API_KEY and MAIL_FROM, or the local
+ *    outbox). An address that is already an admin or has a pending invitation gets no second one;
+ * 4. the Netlify settings are printed as exact values: the variables, the build hook, the three deploy
+ *    notifications with their URL and secret; with `--netlify-site` they are also written with the Netlify CLI
+ *    (logged in: `netlify login`).
+ * A second identical run writes nothing and says so (the printed values are the same).
+ *
+ * The backend is SUPABASE_URL with SUPABASE_SERVICE_ROLE_KEY (a hosted project), else the local one.
+ * SUPABASE_ANON_KEY (or PUBLIC_SUPABASE_ANON_KEY) gives the anon key to print for a hosted project.
+ */
+import { createHmac } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { SiteSetupSchema, type SiteSetup } from '../src/schemas/site-setup.ts';
+import { createInvitation, INVITATION_VALID_DAYS } from '../src/lib/server/invitations.ts';
+import { sendInvitationMail } from '../src/lib/server/invitation-mail.ts';
+import { serviceClient } from '../src/lib/server/service-client.ts';
+import { LOCAL_SUPABASE, serviceSupabaseConfig } from '../src/lib/server/service-config.ts';
+
+type Env = Record<string, string | undefined>;
+
+/** What add_site answers. */
+interface AddedSite {
+  organization_id: string;
+  build_hook_url: string | null;
+  changes: string[];
+  admin: { status: 'member' } | { status: 'invited'; expires_at: string } | { status: 'none' };
+}
+
+/** Netlify's deploy notification events, as the site's Notifications settings name them and as its API does. */
+const DEPLOY_NOTIFICATIONS = [
+  { label: 'Deploy started', event: 'deploy_building' },
+  { label: 'Deploy succeeded', event: 'deploy_created' },
+  { label: 'Deploy failed', event: 'deploy_failed' },
+] as const;
+
+/** Ends the run with one line on stderr. */
+function fail(message: string): never {
+  console.error(`site:add: ${message}`);
+  process.exit(1);
+}
+
+/** The arguments, checked; ends the run with the first problem. */
+function parseSiteSetup(argv: string[]): SiteSetup {
+  let values: Record<string, string | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        name: { type: 'string' },
+        slug: { type: 'string' },
+        domain: { type: 'string' },
+        'time-zone': { type: 'string' },
+        admin: { type: 'string' },
+        'build-hook': { type: 'string' },
+        'netlify-site': { type: 'string' },
+      },
+    }));
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const parsed = SiteSetupSchema.safeParse({
+    name: values.name,
+    slug: values.slug,
+    domain: values.domain,
+    timeZone: values['time-zone'],
+    admin: values.admin,
+    buildHook: values['build-hook'],
+    netlifySite: values['netlify-site'],
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const flag = `--${String(issue.path[0] ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    fail(`${flag}: ${issue.code === 'invalid_type' ? 'missing' : issue.message}`);
+  }
+  return parsed.data;
+}
+
+/**
+ * The deploy notifications' secret for an organization, derived from the service-role key (HMAC-SHA256):
+ * the same on every run, so a second run prints and sets the same value, and stored nowhere (the site's
+ * function reads it from DEPLOY_NOTIFICATION_SECRET). Only the holder of the service-role key can compute it;
+ * after a new key, run site:add again and set the new value.
+ */
+function deployNotificationSecret(serviceRoleKey: string, organizationId: string): string {
+  return createHmac('sha256', serviceRoleKey).update(`deploy-notifications:${organizationId}`).digest('base64url');
+}
+
+/** The Netlify site's environment variables, with their values (a placeholder where this run cannot know one). */
+function siteVariables(env: Env, site: SiteSetup, secret: string): [string, string][] {
+  const { url, serviceRoleKey } = serviceSupabaseConfig(env);
+  const local = serviceRoleKey === LOCAL_SUPABASE.serviceRoleKey;
+  const anonKey = env.SUPABASE_ANON_KEY || env.PUBLIC_SUPABASE_ANON_KEY || (local ? LOCAL_SUPABASE.anonKey : '');
+  const mail: [string, string][] = env.RESEND_API_KEY && env.MAIL_FROM ? [['RESEND_API_KEY', env.RESEND_API_KEY], ['MAIL_FROM', env.MAIL_FROM]] : [];
+  return [
+    ['PUBLIC_SUPABASE_URL', url],
+    ['PUBLIC_SUPABASE_ANON_KEY', anonKey || '<the project anon key: set SUPABASE_ANON_KEY and run again>'],
+    ['SUPABASE_URL', url],
+    ['SUPABASE_SERVICE_ROLE_KEY', serviceRoleKey],
+    ['SITE_ORG', site.slug],
+    ['DEPLOY_NOTIFICATION_SECRET', secret],
+    ...mail,
+  ];
+}
+
+/** The first admin: invited now (link printed, mailed when configured), or why no invitation was needed. */
+async function inviteAdmin(env: Env, site: SiteSetup, added: AddedSite): Promise<string[]> {
+  if (added.admin.status === 'member') return [`${site.admin} is already an admin of ${site.name}: no invitation.`];
+  if (added.admin.status === 'invited') {
+    return [`${site.admin} already has a pending invitation (until ${added.admin.expires_at}; its link was printed by the run that made it): no new one.`];
+  }
+  const { serviceRoleKey } = serviceSupabaseConfig(env);
+  // Locally the site is the local server's; the hosted site answers at its domain.
+  const siteUrl = serviceRoleKey === LOCAL_SUPABASE.serviceRoleKey ? env.SITE_URL || 'http://localhost:8888' : `https://${site.domain}`;
+  const service = serviceClient(env);
+  const created = await createInvitation(service, { organizationId: added.organization_id, invitedBy: null, siteUrl }, { email: site.admin, role: 'admin' });
+  const mail = await sendInvitationMail(created.id, {
+    to: site.admin, organizationName: created.organizationName, role: 'admin', inviter: created.inviter,
+    link: created.link, expiresAt: created.expiresAt, validDays: INVITATION_VALID_DAYS,
+  });
+  const sent = mail === 'sent' ? `mailed to ${site.admin}` : mail === 'failed' ? 'the mail could not be sent: pass the link on' : 'mail is not configured: pass the link on';
+  return [`Invited ${site.admin} as admin (${sent}; valid ${INVITATION_VALID_DAYS} days):`, `  ${created.link}`];
+}
+
+/** What to set on the client's Netlify site, as lines to print. */
+function netlifySettings(site: SiteSetup, variables: [string, string][], secret: string, buildHook: string | null): string[] {
+  const deployEvents = `https://${site.domain}/api/deploy-events`;
+  return [
+    `On the Netlify site of ${site.name} (build settings come from netlify.toml):`,
+    '  Environment variables (Project configuration > Environment variables):',
+    ...variables.map(([name, value]) => `    ${name}=${value}`),
+    `  Build hook: ${buildHook ? `stored (${buildHook})` : 'none stored: create one (Project configuration > Build & deploy > Build hooks) and run again with --build-hook <its URL>'}`,
+    '  Deploy notifications (Project configuration > Notifications > Deploy notifications > HTTP POST request):',
+    ...DEPLOY_NOTIFICATIONS.map(({ label }) => `    ${label}: URL ${deployEvents}, JWS secret token ${secret}`),
+    `  Supabase Auth redirect URL (Authentication > URL Configuration): https://${site.domain}/auth`,
+  ];
+}
+
+/** Runs the Netlify CLI; answers its stdout, ends the run when it fails. */
+function netlify(args: string[]): string {
+  const run = spawnSync(join(import.meta.dirname, '../node_modules/.bin/netlify'), args, { encoding: 'utf8' });
+  if (run.status !== 0) fail(`netlify ${args[0]} failed (logged in? \`netlify login\`): ${(run.stderr || run.stdout).trim().split('\n')[0]}`);
+  return run.stdout;
+}
+
+/** Writes the variables and the deploy notifications (those not there yet) with the Netlify CLI. */
+function applyOnNetlify(siteId: string, site: SiteSetup, variables: [string, string][], secret: string): string[] {
+  if (variables.some(([, value]) => value.startsWith('<'))) fail('a variable has no value (see above): not written to Netlify');
+  for (const [name, value] of variables) netlify(['env:set', name, value, '--site', siteId, '--force']);
+  const url = `https://${site.domain}/api/deploy-events`;
+  const hooks = JSON.parse(netlify(['api', 'listHooksBySiteId', '--data', JSON.stringify({ site_id: siteId })]) || '[]') as {
+    type?: string; event?: string; data?: { url?: string };
+  }[];
+  const missing = DEPLOY_NOTIFICATIONS.filter(({ event }) => !hooks.some((hook) => hook.type === 'url' && hook.event === event && hook.data?.url === url));
+  for (const { event } of missing) {
+    const body = { type: 'url', event, data: { url, signature_secret: secret } };
+    netlify(['api', 'createHookBySiteId', '--data', JSON.stringify({ site_id: siteId, body })]);
+  }
+  return [`Written to Netlify site ${siteId}: ${variables.length} variables, ${missing.length} of 3 deploy notifications (the others were there).`];
+}
+
+async function main(): Promise<void> {
+  const site = parseSiteSetup(process.argv.slice(2));
+  const env = process.env;
+  const { url, serviceRoleKey } = serviceSupabaseConfig(env);
+  const { data, error } = await serviceClient(env).rpc('add_site', {
+    p_name: site.name,
+    p_slug: site.slug,
+    p_domain: site.domain,
+    p_time_zone: site.timeZone,
+    p_admin_email: site.admin,
+    p_build_hook_url: site.buildHook ?? null,
+  });
+  if (error) fail(`${error.message} (nothing was written)`);
+  const added = data as AddedSite;
+  const invitation = await inviteAdmin(env, site, added);
+  const secret = deployNotificationSecret(serviceRoleKey, added.organization_id);
+  const variables = siteVariables(env, site, secret);
+  const unchanged = added.changes.length === 0 && added.admin.status !== 'none';
+  const lines = [
+    `${site.name} (${site.slug}) on ${url}: ${unchanged ? 'nothing changed, it is set up as given.' : 'set up.'}`,
+    ...added.changes.map((change) => `  ${change}`),
+    ...invitation,
+    '',
+    ...netlifySettings(site, variables, secret, added.build_hook_url),
+    ...(site.netlifySite ? ['', ...applyOnNetlify(site.netlifySite, site, variables, secret)] : []),
+  ];
+  console.log(lines.join('\n'));
+}
+
+main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
