@@ -1,22 +1,30 @@
 -- Supabase's database setup for the embedded local backend, applied once on a new cluster (as the
--- superuser `postgres`) before supabase/migrations. It reproduces what a hosted Supabase project (and
--- `supabase start`) has before any migration runs: the API roles, the `extensions` schema, the default
--- grants on `public`, the `auth` schema with GoTrue's tables and helper functions, and the event triggers
--- that tell PostgREST to reload its schema cache. Names and column types follow hosted Supabase, so
--- migrations and seeds written here also run against a hosted project.
+-- cluster's superuser `supabase_admin`, as on hosted Supabase) before supabase/migrations. It reproduces what
+-- a hosted Supabase project (and `supabase start`) has before any migration runs: the API roles, a `postgres`
+-- that is NOT a superuser, the `extensions` schema, the default grants on `public`, the `auth` schema owned by
+-- GoTrue's role with its tables and helper functions, and the event triggers that tell PostgREST to reload its
+-- schema cache. Names, owners and grants follow hosted Supabase, so a migration that hosted Supabase refuses
+-- (a function created in `auth`, a column added to `storage.objects`) fails here too.
 
 -- ROLES ------------------------------------------------------------------------------------------------
+-- `postgres` is the role migrations and the seed run as, with hosted's attributes: it may create roles and
+-- databases and bypasses row level security, but it is no superuser.
+create role postgres login nosuperuser createdb createrole replication bypassrls password 'postgres';
+alter database postgres owner to postgres;
+
 -- The three API roles never log in; `authenticator` logs in and switches to one of them per request.
 create role anon nologin noinherit;
 create role authenticated nologin noinherit;
 create role service_role nologin noinherit bypassrls;
 create role authenticator login noinherit password 'postgres';
 grant anon, authenticated, service_role to authenticator;
-grant anon, authenticated, service_role to postgres;
+-- As on hosted Supabase (Postgres 16 and later), `postgres` administers the API roles (their settings,
+-- granting them to roles it creates).
+grant anon, authenticated, service_role to postgres with admin option;
 
--- GoTrue's own role owns the auth schema on hosted Supabase; supabase_admin is the platform superuser.
-create role supabase_auth_admin login noinherit createrole password 'postgres';
-create role supabase_admin login superuser createdb createrole replication bypassrls password 'postgres';
+-- GoTrue's and Storage's roles own their schemas; the local Auth and Storage connect as them.
+create role supabase_auth_admin login noinherit password 'postgres';
+create role supabase_storage_admin login noinherit password 'postgres';
 
 -- Hosted Supabase bounds API queries so a runaway request cannot hold a connection.
 alter role anon set statement_timeout = '3s';
@@ -31,9 +39,10 @@ create extension if not exists pgcrypto with schema extensions;
 create extension if not exists "uuid-ossp" with schema extensions;
 grant usage on schema extensions to postgres, anon, authenticated, service_role;
 grant all on all functions in schema extensions to postgres, anon, authenticated, service_role;
-alter default privileges in schema extensions grant all on tables to postgres, anon, authenticated, service_role;
-alter default privileges in schema extensions grant all on functions to postgres, anon, authenticated, service_role;
-alter default privileges in schema extensions grant all on sequences to postgres, anon, authenticated, service_role;
+grant all on schema extensions to postgres;
+alter default privileges for role postgres in schema extensions grant all on tables to postgres, anon, authenticated, service_role;
+alter default privileges for role postgres in schema extensions grant all on functions to postgres, anon, authenticated, service_role;
+alter default privileges for role postgres in schema extensions grant all on sequences to postgres, anon, authenticated, service_role;
 
 alter role postgres set search_path = "$user", public, extensions;
 alter role supabase_admin set search_path = "$user", public, auth, extensions;
@@ -43,15 +52,17 @@ alter database postgres set search_path = "$user", public, extensions;
 -- As on hosted Supabase: every new table, function and sequence in public is granted to the API roles;
 -- row level security, not grants, decides what each role sees.
 grant usage on schema public to postgres, anon, authenticated, service_role;
-alter default privileges in schema public grant all on tables to postgres, anon, authenticated, service_role;
-alter default privileges in schema public grant all on functions to postgres, anon, authenticated, service_role;
-alter default privileges in schema public grant all on sequences to postgres, anon, authenticated, service_role;
+alter default privileges for role postgres in schema public grant all on tables to postgres, anon, authenticated, service_role;
+alter default privileges for role postgres in schema public grant all on functions to postgres, anon, authenticated, service_role;
+alter default privileges for role postgres in schema public grant all on sequences to postgres, anon, authenticated, service_role;
 alter default privileges for role supabase_admin in schema public grant all on tables to postgres, anon, authenticated, service_role;
 alter default privileges for role supabase_admin in schema public grant all on functions to postgres, anon, authenticated, service_role;
 alter default privileges for role supabase_admin in schema public grant all on sequences to postgres, anon, authenticated, service_role;
 
 -- AUTH SCHEMA (GoTrue's tables, as its migrations leave them) ---------------------------------------
+-- Created as GoTrue creates them: by its own role, which so owns the schema and everything in it.
 create schema auth authorization supabase_auth_admin;
+set role supabase_auth_admin;
 
 create type auth.aal_level as enum ('aal1', 'aal2', 'aal3');
 create type auth.factor_type as enum ('totp', 'webauthn', 'phone');
@@ -268,28 +279,22 @@ as $$
     )::jsonb
 $$;
 
--- GoTrue's role owns its schema; the API roles may resolve names in it (auth.uid() in policies) but get
--- no table privileges, as on hosted Supabase.
-alter table auth.instances owner to supabase_auth_admin;
-alter table auth.users owner to supabase_auth_admin;
-alter table auth.identities owner to supabase_auth_admin;
-alter table auth.sessions owner to supabase_auth_admin;
-alter table auth.refresh_tokens owner to supabase_auth_admin;
-alter table auth.audit_log_entries owner to supabase_auth_admin;
-alter table auth.one_time_tokens owner to supabase_auth_admin;
-alter table auth.mfa_factors owner to supabase_auth_admin;
-alter table auth.mfa_amr_claims owner to supabase_auth_admin;
-alter table auth.schema_migrations owner to supabase_auth_admin;
-alter function auth.uid() owner to supabase_auth_admin;
-alter function auth.role() owner to supabase_auth_admin;
-alter function auth.email() owner to supabase_auth_admin;
-alter function auth.jwt() owner to supabase_auth_admin;
+reset role;
+
+-- As on hosted Supabase: the API roles may resolve names in `auth` (auth.uid() in policies) but get no table
+-- privileges. `postgres` may read and write GoTrue's tables (seeds create users, migrations add triggers on
+-- auth.users) but may not create anything in the schema, nor touch GoTrue's own migration bookkeeping.
 alter role supabase_auth_admin set search_path = auth;
-grant usage on schema auth to anon, authenticated, service_role;
-grant all on schema auth to postgres, supabase_admin;
-grant all on all tables in schema auth to postgres, supabase_admin;
-grant all on all sequences in schema auth to postgres, supabase_admin;
+grant usage on schema auth to anon, authenticated, service_role, postgres;
+grant all on all tables in schema auth to postgres;
+grant all on all sequences in schema auth to postgres;
+grant all on all routines in schema auth to postgres;
+revoke all on auth.schema_migrations from postgres;
 grant execute on function auth.uid(), auth.role(), auth.email(), auth.jwt() to public, anon, authenticated, service_role;
+
+-- STORAGE SCHEMA (its tables: storage.sql, run as supabase_storage_admin on every start) -----------------
+create schema storage authorization supabase_storage_admin;
+alter role supabase_storage_admin set search_path = storage;
 
 -- POSTGREST SCHEMA RELOAD ----------------------------------------------------------------------------
 -- Supabase's event triggers: any DDL that can change the API notifies PostgREST (here: the REST
@@ -355,7 +360,9 @@ create event trigger pgrst_drop_watch on sql_drop execute procedure extensions.p
 create publication supabase_realtime;
 
 -- MIGRATION BOOKKEEPING (the Supabase CLI's tables) -------------------------------------------------
-create schema supabase_migrations;
+-- The CLI creates them as `postgres`, which so owns them.
+create schema supabase_migrations authorization postgres;
+set role postgres;
 create table supabase_migrations.schema_migrations (
   version text not null primary key,
   statements text[],
@@ -365,6 +372,7 @@ create table supabase_migrations.seed_files (
   path text not null primary key,
   hash text not null
 );
+reset role;
 
 -- LOCAL ONLY --------------------------------------------------------------------------------------------
 -- The local backend's own tables (mail outbox, wrong-code counts) live in the schema `local_dev`, created by

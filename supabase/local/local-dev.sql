@@ -1,6 +1,6 @@
 -- The local backend's own tables, in the schema `local_dev`: nothing hosted Supabase has, so they stay out of
 -- Supabase's schemas. The schema is not exposed to the API and the API roles have no grant on it. Applied
--- (as the superuser `postgres`) on every start after bootstrap.sql, so every statement is idempotent: a
+-- (as the superuser `supabase_admin`) on every start after bootstrap.sql, so every statement is idempotent: a
 -- cluster created before a table was added gets it on its next start.
 
 create schema if not exists local_dev;
@@ -31,3 +31,9 @@ create table if not exists local_dev.verification_attempts (
   updated_at timestamptz not null default now(),
   primary key (user_id, token_type)
 );
+
+-- WHO MAY USE THEM -------------------------------------------------------------------------------------
+-- The local Auth (connected as GoTrue's role) writes both; `postgres` reads the outbox (`npm run db:mail`) and
+-- tests read both. Neither may create anything here.
+grant usage on schema local_dev to supabase_auth_admin, postgres;
+grant select, insert, update, delete on all tables in schema local_dev to supabase_auth_admin, postgres;

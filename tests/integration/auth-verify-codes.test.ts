@@ -140,7 +140,8 @@ describe('wrong codes', () => {
 
 describe('the count table', () => {
   it('is created on the next start of a cluster made before it existed', async () => {
-    await backend.sql('drop table local_dev.verification_attempts');
+    // The local backend's own schema belongs to the cluster's superuser, not to postgres.
+    await backend.superuserSql('drop table local_dev.verification_attempts');
     await backend.restart();
     expect(await backend.sql(`select to_regclass('local_dev.verification_attempts')::text as name`)).toEqual([{ name: 'local_dev.verification_attempts' }]);
     const { email } = await confirmedUser();

@@ -5,18 +5,19 @@
  *   the upload and the deletion are logged;
  * - a viewer cannot upload, add rows or delete; another organization's admin cannot list, read, add rows for,
  *   delete or remove our files, nor make our file their post's featured image; anonymous callers list nothing;
- * - a row whose file was never uploaded is refused;
+ * - a row whose file was never uploaded is refused, but for the seed's (a login acting as postgres);
  * - deleting a file clears the featured image of the posts that used it; media_usage lists them;
  * - new alt text on a published post's featured image requests a rebuild.
  * Every file and row made here is removed afterwards.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
+import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { savePost, type PostDraft } from '../../src/lib/back-office/posts.ts';
 import { deleteMedia, describeMedia, listMedia, MediaError, mediaUsage, uploadMedia } from '../../src/lib/back-office/media.ts';
 import { MEDIA_BUCKET, type MediaItem } from '../../src/lib/media-library.ts';
-import { anonClient, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
+import { anonClient, backend, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
 import { sha256Hex } from '../../src/lib/image-file.ts';
 import adminMedia from '../../netlify/functions/admin-media.mts';
 
@@ -32,6 +33,17 @@ async function registerRaw(client: SupabaseClient | null, body: unknown): Promis
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify(body),
   }));
+}
+
+/** Runs a callback with a direct Postgres connection as the URL's login. */
+async function withConnection<T>(url: URL, run: (db: pg.Client) => Promise<T>): Promise<T> {
+  const db = new pg.Client({ connectionString: url.href });
+  await db.connect();
+  try {
+    return await run(db);
+  } finally {
+    await db.end();
+  }
 }
 
 const service = serviceClient();
@@ -143,6 +155,33 @@ describe('uploading', () => {
     const answer = await registerRaw(editor, { organization_id: seed.scalePro, storage_path: path, file_name: `${run}-ghost.png` });
     expect(answer.status).toBe(404);
     expect(await mediaRows({ path })).toBe(0);
+  });
+
+  it("the seed's rows, for files bucket seeding uploads next, come from any login acting as postgres (the Supabase CLI's); the API's do not", async () => {
+    const path = `${seed.scalePro}/${crypto.randomUUID()}.png`;
+    const row = { organization_id: seed.scalePro, storage_path: path, file_name: `${run}-seeded.png`, mime_type: 'image/png', size_bytes: 1024 };
+    const { error } = await service.from('media').insert(row);
+    expect(error?.code).toBe('23503');
+    expect(await mediaRows({ path })).toBe(0);
+    // The CLI logs in with a temporary role of its own, made a member of postgres by the platform.
+    const login = `seed_login_${crypto.randomUUID().slice(0, 8)}`;
+    const superuser = new URL(backend.dbUrl);
+    superuser.username = 'supabase_admin';
+    await withConnection(superuser, (db) => db.query(`create role ${login} login password 'postgres'; grant postgres to ${login}`));
+    try {
+      const asLogin = new URL(backend.dbUrl);
+      asLogin.username = login;
+      paths.add(path);
+      await withConnection(asLogin, async (db) => {
+        await db.query('set role postgres');
+        await db.query('insert into public.media (organization_id, storage_path, file_name, mime_type, size_bytes) values ($1, $2, $3, $4, $5)', [
+          row.organization_id, path, row.file_name, row.mime_type, row.size_bytes,
+        ]);
+      });
+      expect(await mediaRows({ path })).toBe(1);
+    } finally {
+      await withConnection(superuser, (db) => db.query(`drop role ${login}`));
+    }
   });
 
   it('a viewer cannot upload: the Storage API refuses, no file and no row are written', async () => {

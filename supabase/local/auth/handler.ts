@@ -22,7 +22,7 @@ import { actionLink, consumeToken, issueToken, mailToken, type VerificationType 
 
 /** What the Auth API needs to know about its deployment. */
 export interface AuthConfig {
-  /** Superuser pool: GoTrue owns the auth schema, the API roles may not touch it. */
+  /** Pool connected as GoTrue's role `supabase_auth_admin`, which owns the auth schema (the API roles may not touch it). */
   db: pg.Pool;
   /** The public API URL (`http://127.0.0.1:54321`); tokens are issued by `${apiUrl}/auth/v1`. */
   apiUrl: string;

@@ -2,8 +2,9 @@
  * The Storage API behind `/storage/v1`: the routes supabase-js' StorageFileApi and StorageBucketApi call.
  * Every read or write of `storage.objects` / `storage.buckets` on behalf of a caller runs in one transaction
  * as the caller's role with its JWT claims (as the REST handler does), so row-level security decides exactly
- * as on hosted Supabase. Only what hosted reads as its superuser is read with the admin pool: a bucket's
- * limits and public flag, and objects reached through a public bucket or a signed URL.
+ * as on hosted Supabase. Only what hosted's Storage reads as its own role is read with the admin pool (connected
+ * as `supabase_storage_admin`, the tables' owner): a bucket's limits and public flag, and objects reached
+ * through a public bucket or a signed URL.
  *
  * A write's row commits only after its file is in place (temporary file + rename), and the file is written
  * only after Postgres accepted the row, so a refused write leaves neither. Deletes remove the file after the

@@ -1,7 +1,7 @@
 /**
  * Bucket seeding, like the Supabase CLI's `supabase seed buckets`: each `[storage.buckets.<name>]` of
  * config.toml becomes a bucket, and the files under its `objects_path` are uploaded with their relative path
- * as the object name. Runs once, on a new database, after the seed (as the superuser: seeding is setup).
+ * as the object name. Runs once, on a new database, after the seed (as Storage's role, which owns the tables: seeding is setup).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';

@@ -25,8 +25,10 @@ export interface TestBackend {
   anon(): SupabaseClient;
   /** Client with the service_role key. */
   service(): SupabaseClient;
-  /** Superuser connection to the instance's database, for checking rows. */
+  /** Connection as `postgres` (not a superuser, as on hosted Supabase), for checking rows. */
   sql<T extends pg.QueryResultRow = Record<string, unknown>>(text: string, values?: unknown[]): Promise<T[]>;
+  /** Connection as the cluster's superuser `supabase_admin`, for what only the platform may see or do. */
+  superuserSql<T extends pg.QueryResultRow = Record<string, unknown>>(text: string, values?: unknown[]): Promise<T[]>;
   /** Mails in the outbox to one address, newest first, read over HTTP like a test would. */
   outbox(to: string): Promise<{ to: string; subject: string; text: string; html: string; link: string; type: string }[]>;
   /** Stops and starts the instance on the same data dir (what survives must be in the database). */
@@ -67,8 +69,9 @@ export function startTestBackend(options: TestBackendOptions = {}): TestBackend 
     throw new Error(`local backend did not start: ${started.stderr}${started.stdout}`);
   }
   const pool = new pg.Pool({ connectionString: `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres`, max: 2 });
-  // A restart closes the pool's idle connections under it; the pool replaces them on the next query.
-  pool.on('error', () => {});
+  const superuserPool = new pg.Pool({ connectionString: `postgresql://supabase_admin:postgres@127.0.0.1:${dbPort}/postgres`, max: 1 });
+  // A restart closes the pools' idle connections under them; a pool replaces them on the next query.
+  for (const each of [pool, superuserPool]) each.on('error', () => {});
   // spawnSync blocks the event loop while the server closes its connections: let fetch's pool see them
   // closed afterwards, or the next request to the same port goes out on a dead keep-alive socket.
   const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
@@ -83,6 +86,7 @@ export function startTestBackend(options: TestBackendOptions = {}): TestBackend 
     anon: () => client(LOCAL_SUPABASE.anonKey),
     service: () => client(LOCAL_SUPABASE.serviceRoleKey),
     sql: async (text, values) => (await pool.query(text, values)).rows,
+    superuserSql: async (text, values) => (await superuserPool.query(text, values)).rows,
     async outbox(to) {
       const response = await fetch(`${apiUrl}/__local/outbox?to=${encodeURIComponent(to)}`, {
         headers: { apikey: LOCAL_SUPABASE.serviceRoleKey, authorization: `Bearer ${LOCAL_SUPABASE.serviceRoleKey}` },
@@ -104,7 +108,7 @@ export function startTestBackend(options: TestBackendOptions = {}): TestBackend 
       await settle();
     },
     async stop() {
-      await pool.end();
+      await Promise.all([pool.end(), superuserPool.end()]);
       cli('stop');
       rmSync(dataDir, { recursive: true, force: true });
       await settle();
