@@ -159,7 +159,10 @@ test('the booking dialog opens on the first tap, with no React at all', async ({
   const code = await holdIslandCode(page);
   await page.goto('/');
   await page.getByRole('button', { name: 'Schedule Free Consultation' }).click();
-  await expect(page.getByRole('dialog', { name: 'Schedule Your Free Consultation' })).toBeVisible();
+  const dialog = page.getByRole('dialog', { name: 'Schedule Your Free Consultation' });
+  await expect(dialog).toBeVisible();
+  // The calendar's frame follows inside the open dialog.
+  await expect(dialog.locator('iframe[title="Booking calendar"]')).toHaveCount(1);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toHaveCount(0);
   expect(code.held()).toBe(0);
