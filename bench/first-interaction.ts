@@ -131,10 +131,14 @@ async function oneLoad(browser: Browser, baseUrl: string, interaction: Interacti
     page.on('response', (response) => {
       if (responseKind(response) === 'js') counted.push(responseBytes(response).then(({ gzip }) => void (js += gzip)));
     });
+    // Settled once a second passes with no new response (Playwright's `networkidle` is reached once per load,
+    // so it would not wait for the island's code fetched after the interaction).
     const settle = async () => {
       await page.waitForLoadState('networkidle');
-      await page.waitForTimeout(500);
-      await page.waitForLoadState('networkidle');
+      for (let seen = -1; seen !== counted.length; ) {
+        seen = counted.length;
+        await page.waitForTimeout(1000);
+      }
       await Promise.all(counted);
     };
     await page.addInitScript(watchFirstInteraction, interaction.change);
