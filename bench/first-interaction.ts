@@ -134,7 +134,7 @@ async function oneLoad(browser: Browser, baseUrl: string, interaction: Interacti
     // Settled once a second passes with no new response (Playwright's `networkidle` is reached once per load,
     // so it would not wait for the island's code fetched after the interaction).
     const settle = async () => {
-      await page.waitForLoadState('networkidle');
+      await page.waitForLoadState('networkidle', { timeout: 60_000 });
       for (let seen = -1; seen !== counted.length; ) {
         seen = counted.length;
         await page.waitForTimeout(1000);
