@@ -27,6 +27,7 @@ import { CHROME_PATH, QUIET_FLAGS, launchChromium, responseBytes, responseKind }
 import { figure, median, type AreaReport, type Figure } from './measure.ts';
 import { startCompressingFront } from './compressing-front.ts';
 import { withServedSite } from './served-site.ts';
+import { interactionFigures, interactionTable, measureFirstInteractions } from './first-interaction.ts';
 
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 1);
 
@@ -382,7 +383,12 @@ async function measureServedPages(baseUrl: string, dist: string): Promise<AreaRe
       return { route, lighthouseRoute: stands, ...pageFacts(file), ...lighthouse, ...bytes };
     });
     const images = results.some((r) => r.route === '/') ? await imageBytes(browser, baseUrl + '/') : [];
-    return { figures: [...summary(results), ...homeFigures(results, images)], markdown: table(results), detail: results };
+    const interactions = await measureFirstInteractions(browser, baseUrl, [...representatives.values()]);
+    return {
+      figures: [...summary(results), ...homeFigures(results, images), ...interactionFigures(interactions)],
+      markdown: `${table(results)}\n\n${interactionTable(interactions)}`,
+      detail: { routes: results, firstInteractions: interactions },
+    };
   } finally {
     await browser.close();
   }

@@ -80,6 +80,8 @@ export async function waitUntilServing(baseUrl: string, exited: () => string | u
  * local scheduler and the default rebuild settings, so publishing rebuilds it.
  */
 export async function withServedSite<T>(measure: (site: ServedSite) => Promise<T>, { asNpmRunServe = false } = {}): Promise<T> {
+  // Copied first: a copy that fails then leaves no backend running.
+  const project = projectCopy();
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-served-'));
   const baseUrl = `http://localhost:${servePort}`;
   cli(dataDir, 'start', '--api-port', String(apiPort), '--db-port', String(dbPort));
@@ -104,7 +106,6 @@ export async function withServedSite<T>(measure: (site: ServedSite) => Promise<T
   const env = { ...process.env, ...functionEnv, BROWSER: 'none' };
   const args = ['--offline', '--port', String(servePort), '--functions-port', String(servePort + 1), '--staticServerPort', String(staticPort)];
   // Its own process group, so stopping it also stops the build and the servers it started.
-  const project = projectCopy();
   const server = asNpmRunServe
     ? spawn(process.execPath, [join(project, 'netlify/local/cli.ts'), 'serve', ...args], { cwd: project, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
     : spawn(join(project, 'node_modules/.bin/netlify'), ['serve', ...args], { cwd: project, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });

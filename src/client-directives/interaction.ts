@@ -1,52 +1,29 @@
 /**
- * `client:interaction`: an island hydrates when a visitor reaches for it, not before. The server-rendered
- * island is visible and looks ready at once; its JavaScript (and React) is fetched on the first `pointerover`,
- * `focusin` or `touchstart` on it, so keyboard, mouse and touch users all start it by arriving. A click that
- * comes before hydration has finished (a tap on a slow phone, Enter on a focused button) is held and replayed
- * on the same control once the island is live, so the first click or key press always works; every click held
- * is replayed, in order (two quick clicks on the theme toggle switch it twice, as they would on a live one).
+ * `client:interaction`: an island hydrates once a visitor reaches for it, not before, and never stands in the
+ * way of that first interaction. The server-rendered island works by itself: a small plain script answers its
+ * clicks, taps, keys and submits until React is live (src/scripts/before-hydration.ts), so the first tap
+ * answers in a frame. Reaching for the island (`pointerover`, `focusin`, `touchstart`, or a click, such as a
+ * screen reader's activation) starts fetching its JavaScript (and React), and it hydrates when the browser is
+ * next idle, so hydrating never delays the frame that shows the answer. React then takes over from the same
+ * state: the plain script changed nothing React renders differently.
  *
  * Runs as Astro's directive script (inlined once per page that uses it; the Content-Security-Policy hashes it
  * with the page's other inline scripts).
  */
 import type { ClientDirective } from 'astro';
 
-/** What starts the hydration. */
-const REACHING = ['pointerover', 'focusin', 'touchstart'] as const;
+/** What starts fetching the island. */
+const REACHING = ['pointerover', 'focusin', 'touchstart', 'click'] as const;
 
-/** The control a held click was meant for: the nearest interactive element around its target. */
-function controlOf(target: EventTarget | null): HTMLElement | null {
-  if (!(target instanceof Element)) return null;
-  return target.closest<HTMLElement>('button, a[href], input, select, textarea, summary, [role="button"], [role="menuitem"]');
-}
+/** Runs `work` when the browser is idle (Safari has no requestIdleCallback: after the current task there). */
+const whenIdle = (work: () => void) => ('requestIdleCallback' in window ? requestIdleCallback(work, { timeout: 1000 }) : setTimeout(work));
 
 const interaction: ClientDirective = (load, _options, el) => {
-  let started = false;
-  let live = false;
-  const held: HTMLElement[] = [];
-
-  const onClick = (event: Event) => {
-    if (live) return;
-    event.preventDefault();
-    event.stopImmediatePropagation();
-    const control = controlOf(event.target);
-    if (control) held.push(control);
-    void start();
-  };
-
-  async function start() {
-    if (started) return;
-    started = true;
+  const start = () => {
     for (const type of REACHING) el.removeEventListener(type, start);
-    const hydrate = await load();
-    await hydrate();
-    live = true;
-    el.removeEventListener('click', onClick, true);
-    for (const control of held.splice(0)) control.click();
-  }
-
+    void load().then((hydrate) => whenIdle(() => void hydrate()));
+  };
   for (const type of REACHING) el.addEventListener(type, start, { passive: true });
-  el.addEventListener('click', onClick, true);
 };
 
 export default interaction;

@@ -1,7 +1,7 @@
 /**
  * Registers our own client directives (src/client-directives/):
- * - `client:interaction`: hydrate an island on the first pointerover, focusin or touchstart on it, replaying a
- *   click that came first;
+ * - `client:interaction`: fetch an island on the first pointerover, focusin, touchstart or click on it and hydrate
+ *   it when the browser is next idle (its plain script answers until then);
  * - `client:query`: hydrate an island only when the address carries a search (`?q=`).
  */
 import { fileURLToPath } from 'node:url';
@@ -23,7 +23,7 @@ export function clientDirectives(): AstroIntegration {
 
 declare module 'astro' {
   interface AstroClientDirectives {
-    /** Hydrate on the first pointerover, focusin or touchstart on the island (a click before that is replayed). */
+    /** Hydrate when idle after the first pointerover, focusin, touchstart or click on the island (its plain script answers until then). */
     'client:interaction'?: boolean;
     /** Hydrate only when the address has a non-blank `q`; otherwise the page's `[data-blank-query]` shows. */
     'client:query'?: boolean;

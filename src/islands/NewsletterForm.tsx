@@ -1,5 +1,5 @@
 import { useState, type SubmitEvent } from 'react';
-import type { NewsletterResponse } from '../schemas/newsletter';
+import { signUp } from './newsletter-signup';
 
 interface Props {
   /** Prefix of the form's element ids, unique per page (the footer and the blog sidebar both show a form). */
@@ -11,9 +11,11 @@ interface Props {
 type Status = { kind: 'idle' | 'sending' } | { kind: 'done' | 'error'; message: string };
 
 /**
- * Newsletter sign-up (footer, blog sidebar). A plain form first: before its island hydrates (`client:interaction`:
- * on the first focus or pointer over it) or without scripts, it posts to /api/newsletter, which answers with the
- * outcome page. Hydrated, it posts JSON and announces the answer in place. The function validates the address
+ * Newsletter sign-up (footer, blog sidebar). A plain form first: without scripts it posts to /api/newsletter, which
+ * answers with the outcome page. With them it posts JSON and announces the answer in place: before its island
+ * hydrates (`client:interaction`) src/scripts/newsletter-form.ts does so on the server's markup (`data-newsletter`)
+ * with the same `signUp`, writing the status line and `aria-invalid`, which React's first render may then differ
+ * from (`suppressHydrationWarning` on the line; the next answer writes both again). The function validates the address
  * with the shared zod schema and answers its message; validating here too would ship zod's core (about 14 KB
  * gzip) for a message the server already gives. The list is the site's own organization's (the function
  * decides), and the answer is the same for every valid address: check your inbox (double opt-in).
@@ -25,23 +27,13 @@ export default function NewsletterForm({ id = 'newsletter', label = 'Newsletter'
     event.preventDefault();
     const form = event.currentTarget;
     setStatus({ kind: 'sending' });
-    try {
-      const response = await fetch('/api/newsletter', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: new FormData(form).get('email') }),
-      });
-      const { message } = (await response.json()) as NewsletterResponse;
-      setStatus({ kind: response.ok ? 'done' : 'error', message });
-      if (response.ok) form.reset();
-    } catch (error) {
-      console.error('Newsletter sign-up failed', error);
-      setStatus({ kind: 'error', message: 'Subscribing failed. Please try again later.' });
-    }
+    const { ok, message } = await signUp(form);
+    setStatus({ kind: ok ? 'done' : 'error', message });
+    if (ok) form.reset();
   }
 
   return (
-    <form action="/api/newsletter" method="post" onSubmit={submit} noValidate className="flex flex-col gap-2" aria-label={label}>
+    <form action="/api/newsletter" method="post" onSubmit={submit} noValidate data-newsletter className="flex flex-col gap-2" aria-label={label}>
       <label htmlFor={`${id}-email`} className="sr-only">Email address</label>
       <input
         id={`${id}-email`}
@@ -61,7 +53,7 @@ export default function NewsletterForm({ id = 'newsletter', label = 'Newsletter'
       >
         {status.kind === 'sending' ? 'Subscribing…' : 'Subscribe'}
       </button>
-      <p id={`${id}-status`} aria-live="polite" className={status.kind === 'error' ? 'text-sm text-red-700 dark:text-red-300' : 'text-sm'}>
+      <p id={`${id}-status`} aria-live="polite" data-failed={status.kind === 'error' || undefined} className="text-sm data-failed:text-red-700 dark:data-failed:text-red-300" suppressHydrationWarning>
         {'message' in status ? status.message : ''}
       </p>
     </form>

@@ -1,4 +1,4 @@
-import { THEME_STORAGE_KEY, THEMES, isDark, nextTheme, parseTheme, themeToggleLabel, type Theme } from '../stores/theme';
+import { THEMES, cycleTheme, themeToggleLabel, type Theme } from '../stores/theme';
 
 /**
  * Per choice, the classes that show its icon and label when `<html data-theme-choice>` names it (written out
@@ -13,22 +13,16 @@ const SHOWN_FOR: Record<Theme, string> = {
 /**
  * Cycles system → light → dark and remembers the choice in localStorage under `theme`. The button holds every
  * choice's icon and label, and CSS shows the one `<html data-theme-choice>` names (the head script sets it before
- * the first paint), so the toggle is right before its island hydrates (`client:interaction`) and has no state of
- * its own: a click reads the stored choice and writes the next one.
+ * the first paint), so the toggle has no state of its own: a click reads the stored choice and writes the next
+ * one. Until the island hydrates (`client:interaction`), src/scripts/theme-toggle.ts answers the clicks on the
+ * server's markup (`data-theme-toggle`) with the same `cycleTheme`, so the hydrated island carries on from there.
  */
 export default function ThemeToggle() {
-  function toggle() {
-    const next = nextTheme(parseTheme(localStorage.getItem(THEME_STORAGE_KEY)));
-    localStorage.setItem(THEME_STORAGE_KEY, next);
-    const root = document.documentElement;
-    root.dataset.themeChoice = next;
-    root.classList.toggle('dark', isDark(next, matchMedia('(prefers-color-scheme: dark)').matches));
-  }
-
   return (
     <button
       type="button"
-      onClick={toggle}
+      data-theme-toggle
+      onClick={cycleTheme}
       className="inline-flex h-10 w-10 items-center justify-center rounded-full border border-border text-foreground hover:bg-muted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
     >
       {THEMES.map((theme) => (

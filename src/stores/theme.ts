@@ -1,6 +1,7 @@
 /**
  * The visitor's theme choice. The head script (src/components/ThemeScript.astro) applies the stored choice before
- * the first paint and names it on `<html data-theme-choice>`; the toggle (src/islands/ThemeToggle.tsx) changes it.
+ * the first paint and names it on `<html data-theme-choice>`; the toggle (src/islands/ThemeToggle.tsx) changes it
+ * with `cycleTheme`.
  */
 
 /** The visitor's theme choice; `system` follows the operating system. */
@@ -30,4 +31,17 @@ export function parseTheme(value: string | null | undefined): Theme {
 /** Whether the page should be dark for this choice and the OS preference. */
 export function isDark(theme: Theme, prefersDark: boolean): boolean {
   return theme === 'dark' || (theme === 'system' && prefersDark);
+}
+
+/**
+ * The toggle's click: stores the next choice, names it on `<html data-theme-choice>` (the toggle's icon and label
+ * follow in CSS) and applies it. One function for the plain script that answers before the island hydrates
+ * (src/scripts/theme-toggle.ts) and for the island, so both cycle alike.
+ */
+export function cycleTheme(): void {
+  const next = nextTheme(parseTheme(localStorage.getItem(THEME_STORAGE_KEY)));
+  localStorage.setItem(THEME_STORAGE_KEY, next);
+  const root = document.documentElement;
+  root.dataset.themeChoice = next;
+  root.classList.toggle('dark', isDark(next, matchMedia('(prefers-color-scheme: dark)').matches));
 }

@@ -49,7 +49,7 @@ export async function expectNoSeriousAxeViolations(page: Page) {
 /**
  * Islands ignore clicks until hydrated: wait until every island that hydrates on its own (`client:load`,
  * `client:idle`, a `client:visible` one in the viewport) is hydrated. `client:interaction` islands wait for the
- * visitor: the test's first hover, focus, tap or click starts them, and a click before they are live is replayed.
+ * visitor: the test's first hover, focus, tap or click starts them, and their plain scripts answer until they are live.
  */
 export async function waitForIslands(page: Page) {
   await page.waitForFunction(() =>

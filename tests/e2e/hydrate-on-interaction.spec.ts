@@ -1,7 +1,7 @@
 /**
  * A visitor who only reads pays for no React: a public page requests no island JavaScript (the React runtime
- * included) until an island is touched. Then the theme toggle and the newsletter work on the first click, key
- * press or tap, and the mobile menu (plain HTML) works throughout. Without scripts, the newsletter form posts to
+ * included) until an island is touched. The theme toggle and the newsletter work on the first click, key
+ * press or tap (their plain scripts answer until the islands hydrate: islands-before-react.spec.ts), and the mobile menu (plain HTML) works throughout. Without scripts, the newsletter form posts to
  * its function and lands on the outcome page, and the address never appears in a URL.
  */
 import type { BrowserContext, Page } from '@playwright/test';
@@ -48,7 +48,7 @@ test('no island JavaScript until a touch; hovering the toggle loads it and one c
   await expect(page.locator('html')).toHaveAttribute('data-theme-choice', 'light');
 });
 
-test('the toggle names the stored choice before its island loads, and a click before loading is replayed', async ({ page }) => {
+test('the toggle names the stored choice before its island loads, and a click before loading switches it', async ({ page }) => {
   const requested = watchIslandRequests(page);
   await page.addInitScript(() => localStorage.setItem('theme', 'dark'));
   await page.goto('/');
@@ -57,14 +57,14 @@ test('the toggle names the stored choice before its island loads, and a click be
   await expect(toggle(page)).toHaveAccessibleName('Switch to system theme');
   expect(requested).toEqual([]);
 
-  // A click event with no hover first (a screen reader's activation): held until the island is live, then replayed.
+  // A click event with no hover first (a screen reader's activation): answered at once, before the island loads.
   await toggle(page).dispatchEvent('click');
   await expect(page.locator('html')).toHaveAttribute('data-theme-choice', 'system');
   await expect(toggle(page)).toHaveAccessibleName('Switch to light theme');
   expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('system');
 });
 
-test('every click before the island is live is replayed: two quick clicks on a slow connection switch the theme twice', async ({ page }) => {
+test('every click before the island is live counts: two quick clicks on a slow connection switch the theme twice', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });
   // The island's code arrives a second late, as on a slow phone: both clicks land before it is live.
   await page.route(/\/_astro\/ThemeToggle[\w.-]*\.js/, async (route) => {
