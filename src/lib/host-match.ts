@@ -32,7 +32,7 @@ export function normalizeHost(host: string): string {
  * case (the column's check allows nothing else, and it is unique), so comparing with the lower-cased host
  * is comparing without regard to case.
  */
-export function organizationForHost(host: string, organizations: readonly Organization[]): Organization | null {
+export function organizationForHost<T extends Pick<Organization, 'domain'>>(host: string, organizations: readonly T[]): T | null {
   const name = normalizeHost(host);
   if (name === '') return null;
   return organizations.find((org) => org.domain !== null && org.domain.toLowerCase() === name) ?? null;

@@ -38,6 +38,14 @@ export const ContactPhoneSchema = PhoneSchema.refine((phone) => {
 }, `Enter a phone number with ${CONTACT_PHONE_DIGITS.min} to ${CONTACT_PHONE_DIGITS.max} digits`);
 
 /**
+ * What a delivery from the writing tool does: publish at once, save as a draft for review, or join the
+ * publishing queue. The SQL check `is_valid_organization_settings` and `set_webhook_publish_mode` accept
+ * exactly these.
+ */
+export const PUBLISH_MODES = ['publish', 'draft', 'queue'] as const;
+export type PublishMode = (typeof PUBLISH_MODES)[number];
+
+/**
  * `organizations.settings`: everything here is public (the static site shows it). Every key is optional;
  * unknown keys are refused, as the SQL check `is_valid_organization_settings` does.
  */
@@ -56,8 +64,8 @@ export const OrganizationSettingsSchema = z
     booking_embed_url: blankAsUndefined(HttpUrlSchema),
     /** Contact form frame of the lead-management provider. */
     contact_form_embed_url: blankAsUndefined(HttpUrlSchema),
-    /** How posts arriving from the writing tool are stored: published at once, or kept as drafts. */
-    webhook: z.object({ publish_mode: z.enum(['publish', 'draft']).optional() }).strict().optional(),
+    /** How posts arriving from the writing tool are stored; no mode means publish. */
+    webhook: z.object({ publish_mode: z.enum(PUBLISH_MODES).optional() }).strict().optional(),
   })
   .strict();
 export type OrganizationSettings = z.infer<typeof OrganizationSettingsSchema>;
@@ -78,16 +86,22 @@ export const OrganizationUpdateSchema = z.object({
 });
 export type OrganizationUpdate = z.infer<typeof OrganizationUpdateSchema>;
 
-/** An organization row as the public site reads it. */
-export const OrganizationSchema = z.object({
+/**
+ * What picks a site's organization: the columns every site and function reads of every organization. Each
+ * row is validated on its own, so one organization's data never stops another's site.
+ */
+export const OrganizationIdentitySchema = z.object({
   id: z.uuid(),
   name: z.string().min(1).max(120),
   slug: SlugSchema.max(63),
   domain: DomainSchema.nullable(),
   /** Whether the operator confirmed the domain: only a confirmed one picks a site's organization. */
   domain_confirmed: z.boolean().optional(),
-  settings: OrganizationSettingsSchema,
 });
+export type OrganizationIdentity = z.infer<typeof OrganizationIdentitySchema>;
+
+/** An organization row as the public site reads it: its identity and its settings (read only for the site it builds). */
+export const OrganizationSchema = OrganizationIdentitySchema.extend({ settings: OrganizationSettingsSchema });
 export type Organization = z.infer<typeof OrganizationSchema>;
 
 /** `POST /api/admin/rebuild`: the organization whose site the back office asks to rebuild. */

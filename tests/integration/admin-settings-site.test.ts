@@ -3,18 +3,18 @@
  * and all five social links, then one `astro build` (SITE_ORG=evergreen-landscaping, into a temporary
  * folder) is read: the footer links every saved profile with an accessible name, the home and contact pages
  * show the phone with a `tel:` link, and the back-office pages are titled with the organization's name.
- * Evergreen's settings are restored afterwards.
+ * Evergreen's admin first sets ZimmWriter deliveries to the queue through the real admin call (the mode that
+ * once stopped every build; publish-modes-everywhere.test.ts reads every mode through the build's data layer
+ * and the functions). Evergreen's settings are restored afterwards.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOCIAL_NETWORKS } from '../../src/schemas/organization.ts';
-import { DIST, pageHtml, visibleText } from './support/built-site';
-import { backend, seed, serviceClient } from './support/db-fixtures';
+import { astroBuild, pageHtml, visibleText } from './support/built-site';
+import { backend, seed, serviceClient, signedInClient } from './support/db-fixtures';
 
-const ROOT = join(DIST, '..');
 /** A whole `astro build` takes 10-30 s on this machine, more when others build too. */
 const BUILD_TIMEOUT = 300_000;
 const NAME = 'Evergreen Landscaping';
@@ -24,26 +24,28 @@ const LINKS = Object.fromEntries(SOCIAL_NETWORKS.map(({ key }) => [key, `https:/
 const service = serviceClient();
 const work = mkdtempSync(join(tmpdir(), 'settings-build-'));
 let originalSettings: unknown;
+const since = new Date().toISOString();
 
 beforeAll(async () => {
   const { data, error } = await service.from('organizations').select('settings').eq('id', seed.evergreen).single();
   if (error) throw error;
   originalSettings = data.settings;
+  const admin = await signedInClient(seed.users.otherAdmin.email);
+  const queued = await admin.rpc('set_webhook_publish_mode', { p_organization_id: seed.evergreen, p_mode: 'queue' });
+  if (queued.error) throw queued.error;
   const saved = await service
     .from('organizations')
-    .update({ settings: { ...data.settings, contact_phone: PHONE, social_links: LINKS } })
+    .update({ settings: { ...data.settings, webhook: { publish_mode: 'queue' }, contact_phone: PHONE, social_links: LINKS } })
     .eq('id', seed.evergreen);
   if (saved.error) throw saved.error;
-  const build = spawnSync(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', work], {
-    cwd: ROOT,
-    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', SITE_ORG: 'evergreen-landscaping', BLOG_SNAPSHOT_DIR: join(work, '.snapshots'), PUBLIC_SUPABASE_URL: backend.url },
-    encoding: 'utf8',
-  });
-  expect(build.status, `${build.stdout}\n${build.stderr}`).toBe(0);
+  const build = await astroBuild(work, { SITE_ORG: 'evergreen-landscaping', BLOG_SNAPSHOT_DIR: join(work, '.snapshots'), PUBLIC_SUPABASE_URL: backend.url });
+  expect(build.status, build.output).toBe(0);
 }, BUILD_TIMEOUT);
 
 afterAll(async () => {
-  await service.from('organizations').update({ settings: originalSettings }).eq('id', seed.evergreen);
+  const restored = await service.from('organizations').update({ settings: originalSettings }).eq('id', seed.evergreen);
+  if (restored.error) throw restored.error;
+  await service.from('user_activity_logs').delete().eq('organization_id', seed.evergreen).eq('action', 'webhook_publish_mode_changed').gte('created_at', since);
   rmSync(work, { recursive: true, force: true });
 });
 

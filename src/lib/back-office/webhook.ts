@@ -4,6 +4,7 @@
  * and the test delivery through `/api/admin/webhook-test` (a dry run: it says what a delivery would do).
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { PUBLISH_MODES, type PublishMode } from '../../schemas/organization.ts';
 import type { WebhookPayloadInput } from '../../schemas/webhook.ts';
 import { answerMessage, postAdminFunction } from './functions.ts';
 import { formatInTimeZone } from './zoned-time.ts';
@@ -184,9 +185,6 @@ function testOutcome(preview: WebhookTestPreview, timeZone: string | undefined):
   return `create a new post “${preview.title}” (${preview.status === 'published' ? 'published' : 'draft'})`;
 }
 
-/** What deliveries do: publish the post at once, save it as a draft for review, or add it to the publishing queue. */
-export type PublishMode = 'publish' | 'draft' | 'queue';
-
 /** The choices of the ZimmWriter tab's select, in its words. */
 export const PUBLISH_MODE_OPTIONS: readonly { value: PublishMode; label: string }[] = [
   { value: 'publish', label: 'Publish at once' },
@@ -206,13 +204,13 @@ export async function loadPublishMode(client: SupabaseClient, organizationId: st
   const { data, error } = await client.from('organizations').select('settings').eq('id', organizationId).single();
   if (error) throw new Error(`Reading the publish mode of ${organizationId} failed: ${error.message}`);
   const mode = (data as { settings: { webhook?: { publish_mode?: unknown } } | null }).settings?.webhook?.publish_mode;
-  return mode === 'draft' || mode === 'queue' ? mode : 'publish';
+  return PUBLISH_MODES.find((known) => known === mode) ?? 'publish';
 }
 
 /** Sets the publish mode (admins only; the database checks and logs it) and returns the mode in force. */
 export async function savePublishMode(client: SupabaseClient, organizationId: string, mode: PublishMode): Promise<PublishMode> {
   const { data, error } = await client.rpc('set_webhook_publish_mode', { p_organization_id: organizationId, p_mode: mode });
-  if (error || (data !== 'publish' && data !== 'draft' && data !== 'queue')) {
+  if (error || !PUBLISH_MODES.includes(data)) {
     throw new Error(`Setting the publish mode of ${organizationId} failed: ${error?.message ?? 'no mode returned'}`);
   }
   return data;

@@ -6,7 +6,7 @@
  */
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { z } from '../../schemas/zod.ts';
-import { OrganizationSchema } from '../../schemas/organization.ts';
+import { OrganizationIdentitySchema, OrganizationSchema, OrganizationSettingsSchema, type OrganizationIdentity } from '../../schemas/organization.ts';
 import { readWithSnapshot } from './build-snapshot.ts';
 import { publicSupabaseConfig } from '../supabase-config.ts';
 import { DEFAULT_ORGANIZATION_SLUG, FALLBACK_ORGANIZATION, normalizeHost, organizationForHost, type Organization } from '../host-match.ts';
@@ -14,24 +14,65 @@ import { DEFAULT_ORGANIZATION_SLUG, FALLBACK_ORGANIZATION, normalizeHost, organi
 type Env = Record<string, string | undefined>;
 
 /**
- * Every organization, readable with the anon key. Throws when the database cannot be reached. `client` is
- * the caller's own when it has one (a function's, which notes a backend out of reach).
+ * Every organization's identity (what picks a site's organization; never settings), readable with the anon
+ * key. Each row is validated on its own: one that does not match is reported with its organization and field
+ * and left out, so one organization's data never stops another's site or functions. Throws when the database
+ * cannot be reached. `client` is the caller's own when it has one (a function's, which notes a backend out of
+ * reach).
  */
-export async function listOrganizations(env: Env = process.env, client?: SupabaseClient): Promise<Organization[]> {
+export async function listOrganizations(env: Env = process.env, client?: SupabaseClient): Promise<OrganizationIdentity[]> {
+  const { url } = publicSupabaseConfig(env);
+  const rows = await readOrganizations(env, client, 'id, name, slug, domain, domain_confirmed', (query) => query.order('name'));
+  return rows.flatMap((row) => {
+    const parsed = OrganizationIdentitySchema.safeParse(row);
+    if (parsed.success) return [parsed.data];
+    console.warn(`Organization ${describeRow(row)} from ${url} left out: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`);
+    return [];
+  });
+}
+
+/**
+ * The organization a site shows with its settings: chosen among the identities, then only its own settings
+ * are read and validated (a mismatch there fails this site's build, naming the organization and the field).
+ */
+export async function readSiteOrganization(env: Env = process.env): Promise<Organization> {
+  const chosen = chooseSiteOrganization(await listOrganizations(env), env);
+  if (chosen.id === FALLBACK_ORGANIZATION.id) return chosen as Organization;
+  const { url } = publicSupabaseConfig(env);
+  const [row] = await readOrganizations(env, undefined, 'settings', (query) => query.eq('id', chosen.id));
+  const settings = OrganizationSettingsSchema.safeParse(row?.settings ?? {});
+  if (!settings.success) {
+    throw new Error(`Organization ${describeRow(chosen)} from ${url} has settings this site cannot show: ${z.prettifyError(settings.error).replaceAll('\n', ' ')}`);
+  }
+  return { ...chosen, settings: settings.data };
+}
+
+type OrganizationsQuery = ReturnType<ReturnType<SupabaseClient['from']>['select']>;
+
+async function readOrganizations(
+  env: Env,
+  client: SupabaseClient | undefined,
+  columns: string,
+  narrow: (query: OrganizationsQuery) => OrganizationsQuery,
+): Promise<Record<string, unknown>[]> {
   const { url, anonKey } = publicSupabaseConfig(env);
   client ??= createClient(url, anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
   let result;
   try {
-    result = await client.from('organizations').select('id, name, slug, domain, domain_confirmed, settings').order('name');
+    result = await narrow(client.from('organizations').select(columns));
   } catch (cause) {
     throw new Error(`Cannot read organizations from ${url}: ${(cause as Error).message}`, { cause });
   }
   if (result.error) {
     throw new Error(`Cannot read organizations from ${url}: ${result.error.message || result.error.code || 'unreachable'}`);
   }
-  const rows = z.array(OrganizationSchema).safeParse((result.data ?? []).map((row) => ({ ...row, settings: row.settings ?? {} })));
-  if (!rows.success) throw new Error(`Organizations from ${url} do not match OrganizationSchema: ${z.prettifyError(rows.error)}`);
-  return rows.data;
+  return (result.data ?? []) as unknown as Record<string, unknown>[];
+}
+
+/** How a report names an organization row: its slug and id, as far as they are readable. */
+function describeRow(row: Record<string, unknown> | OrganizationIdentity): string {
+  const slug = typeof row.slug === 'string' ? `"${row.slug}"` : '(no slug)';
+  return typeof row.id === 'string' ? `${slug} (${row.id})` : slug;
 }
 
 /**
@@ -58,7 +99,7 @@ function siteHost(env: Env): string | null {
 }
 
 /** Picks the build's organization from a list (exported for tests; the build uses `getSiteOrganization`). */
-export function chooseSiteOrganization(organizations: readonly Organization[], env: Env): Organization {
+export function chooseSiteOrganization<T extends OrganizationIdentity>(organizations: readonly T[], env: Env): T | Readonly<Organization> {
   const known = organizations.map((org) => org.slug).join(', ') || 'none';
   const slug = env.SITE_ORG?.trim();
   if (slug) {
@@ -83,8 +124,6 @@ let siteOrganization: Promise<Organization> | undefined;
 
 /** The organization this build shows; read once per build (kept as a snapshot, see build-snapshot.ts). */
 export function getSiteOrganization(env: Env = process.env): Promise<Organization> {
-  siteOrganization ??= readWithSnapshot('organizations', z.array(OrganizationSchema), () => listOrganizations(env), env).then((organizations) =>
-    chooseSiteOrganization(organizations, env),
-  );
+  siteOrganization ??= readWithSnapshot('site-organization', OrganizationSchema, () => readSiteOrganization(env), env);
   return siteOrganization;
 }

@@ -2,7 +2,7 @@
  * The built site in `dist/`, as HTML files and their visible text. Builds once when `dist/` is missing
  * (the build reads the organization from the backend, so that needs to be running).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
@@ -13,6 +13,26 @@ export function ensureBuilt(): void {
   if (existsSync(join(DIST, 'index.html'))) return;
   const build = spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit', cwd: join(DIST, '..') });
   if (build.status !== 0) throw new Error(`npm run build failed (exit ${build.status}); is the backend running?`);
+}
+
+/**
+ * `astro build` of this project into `outDir` with `env` added (SITE_ORG, BLOG_SNAPSHOT_DIR, ...), as a child
+ * process the test awaits: the test's own event loop keeps running, so its open connections to the backend
+ * stay usable after the build (a blocking spawnSync left them closed under it, and the next call failed).
+ */
+export function astroBuild(outDir: string, env: Record<string, string>): Promise<{ status: number | null; output: string }> {
+  const root = join(DIST, '..');
+  const child = spawn(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', outDir], {
+    cwd: root,
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ...env },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, output }));
+  });
 }
 
 /** Every HTML file of the build, as a path relative to dist (`services/seo/index.html`). */

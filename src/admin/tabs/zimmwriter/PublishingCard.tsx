@@ -7,8 +7,8 @@ import {
   PUBLISH_MODE_SAVED,
   savePublishMode,
   saveWebhookAuthor,
-  type PublishMode,
 } from '../../../lib/back-office/webhook';
+import type { PublishMode } from '../../../schemas/organization';
 import { supabaseBrowser } from '../../../lib/back-office/supabase-browser';
 import { toast } from '../../../stores/toast';
 import { Card, CardHeader } from '../../components/ui/Card';

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { chooseSiteOrganization, listOrganizations } from '../../../../src/lib/site/organizations';
 import { FALLBACK_ORGANIZATION, type Organization } from '../../../../src/lib/host-match';
 
@@ -70,5 +70,26 @@ describe('listOrganizations', () => {
   it('fails with the address when the database cannot be reached', { timeout: 30_000 }, async () => {
     // Port 9 (discard) has no listener here: a real refused connection, not a stub.
     await expect(listOrganizations({ PUBLIC_SUPABASE_URL: 'http://127.0.0.1:9' })).rejects.toThrow(/Cannot read organizations from http:\/\/127\.0\.0\.1:9/);
+  });
+});
+
+describe('listOrganizations, row by row', () => {
+  /** A client answering the organizations read with these rows, as PostgREST would. */
+  const answering = (rows: unknown[]) => ({
+    from: () => ({ select: () => ({ order: async () => ({ data: rows, error: null }) }) }),
+  }) as unknown as Parameters<typeof listOrganizations>[1];
+
+  it('leaves out a row that does not match, naming its organization and field, and keeps the others', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const good = { id: '10000000-0000-4000-8000-000000000001', name: 'Scale Pro', slug: 'scale-pro', domain: null, domain_confirmed: false };
+    const broken = { id: '10000000-0000-4000-8000-000000000009', name: 'Broken', slug: 'broken', domain: 'not a domain', domain_confirmed: false };
+    try {
+      const organizations = await listOrganizations({ PUBLIC_SUPABASE_URL: 'http://127.0.0.1:9' }, answering([broken, good]));
+      expect(organizations.map((org) => org.slug)).toEqual(['scale-pro']);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]?.[0])).toMatch(/Organization "broken" \(10000000-0000-4000-8000-000000000009\).*left out.*domain/);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
