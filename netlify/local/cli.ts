@@ -93,10 +93,12 @@ if (command === 'dev' && !rest.some((arg) => /^--(command|target-port)\b|^-c$/.t
   const astroPort = await freePort();
   frameworkArgs.push('--command', `astro dev --port ${astroPort}`, '--target-port', String(astroPort));
 }
-// netlify dev applies the `_headers` file of the build's folder (`dist/`) to astro dev's pages: a previous
-// build's Content-Security-Policy (hashes of the built inline scripts) would block astro dev's own scripts,
-// so no island would load. Under dev that file is removed (`npm run serve` and `npm run build` write it again).
-if (command === 'dev') rmSync(join(import.meta.dirname, '../../dist/_headers'), { force: true });
+// A previous build's `_headers` in `dist/` is applied by both servers: netlify dev applies it to astro dev's
+// pages, whose scripts its Content-Security-Policy (hashes of the built inline scripts) would block; netlify
+// serve folds it into its headers before its own build and keeps it beside the new build's, so a build made
+// against another backend (its connect-src) would block every call to this one. It is removed before either
+// starts (`npm run serve` and `npm run build` write it again).
+rmSync(join(import.meta.dirname, '../../dist/_headers'), { force: true });
 // Its own process group: netlify-cli leaves `astro dev` running when it stops, so the group is what is stopped.
 const netlify = spawn(NETLIFY, [command, ...rest, ...frameworkArgs, '--port', String(internalPort)], { stdio: 'inherit', env: { ...process.env }, detached: true });
 /** Signals netlify-cli and everything it started (astro dev, local builds); quiet when they are gone already. */
