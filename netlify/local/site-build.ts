@@ -72,9 +72,11 @@ function stripAnsi(text: string): string {
 
 /**
  * Takes the build lock, waiting for a running build to finish; a lock whose process is gone is taken over.
- * Throws when `signal` aborts while it waits.
+ * Returns the function that releases it. Throws when `signal` aborts while it waits. Anything else that runs
+ * `astro build` in this project (the test suites' builds into folders of their own) takes it too.
  */
-async function acquireLock(file: string, log: (line: string) => void, signal?: AbortSignal): Promise<() => void> {
+export async function acquireBuildLock(log: (line: string) => void = defaultLog, signal?: AbortSignal): Promise<() => void> {
+  const file = lockFile();
   mkdirSync(dirname(file), { recursive: true });
   let waiting = false;
   for (;;) {
@@ -174,7 +176,7 @@ export async function buildSite(env: Env = process.env, options: { log?: (line: 
   const { log = defaultLog, signal } = options;
   const dist = distFolder(env);
   const organization = env.SITE_ORG?.trim() || '(the default organization)';
-  const release = await acquireLock(lockFile(), log, signal);
+  const release = await acquireBuildLock(log, signal);
   const stamp = `${Date.now()}-${process.pid}`;
   const work = workFolder(dist);
   const fresh = join(work, `build-${stamp}`);

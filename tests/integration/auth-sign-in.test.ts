@@ -257,16 +257,21 @@ describe('request validation', () => {
     expect(response.status).toBe(413);
   });
 
-  it('answers 500 Authentication Error when Supabase cannot be reached', async () => {
-    const saved = process.env.SUPABASE_URL;
+  it('answers 500 Authentication Error when the server has no service key for its backend', async () => {
+    // A hosted backend's address without its key: a setup mistake, not an outage (an unreachable backend gets
+    // 503 with Retry-After: backend-down.test.ts).
+    const saved = { url: process.env.SUPABASE_URL, key: process.env.SUPABASE_SERVICE_ROLE_KEY };
     process.env.SUPABASE_URL = 'http://127.0.0.1:9';
+    delete process.env.SUPABASE_SERVICE_ROLE_KEY;
     try {
       const response = await signIn(request({ email: admin.email, password }));
       expect(response.status).toBe(500);
       expect(await response.json()).toEqual({ title: 'Authentication Error', message: 'Unable to verify credentials. Please try again.' });
     } finally {
-      if (saved === undefined) delete process.env.SUPABASE_URL;
-      else process.env.SUPABASE_URL = saved;
+      for (const [name, value] of [['SUPABASE_URL', saved.url], ['SUPABASE_SERVICE_ROLE_KEY', saved.key]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
     }
   });
 

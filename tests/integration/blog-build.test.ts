@@ -2,16 +2,14 @@
  * The blog as the build generates it from the seeded local backend: the shared `dist/` (scale-pro), plus
  * builds of the evergreen organization into temporary folders, with the database and without it.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBlogRows } from '../../src/lib/site/posts.ts';
-import { DIST, ensureBuilt, hasPage, htmlFiles, netlifyFile, pageHtml, visibleText } from './support/built-site';
+import { astroBuild, DIST, ensureBuilt, hasPage, htmlFiles, netlifyFile, pageHtml, visibleText } from './support/built-site';
 import { backend, seed, serviceClient, withDatabase } from './support/db-fixtures';
 
-const ROOT = join(DIST, '..');
 const cardCount = (html: string) => (html.match(/<article class="flex flex-col overflow-hidden/g) ?? []).length;
 const headingOf = (html: string) => visibleText(html.match(/<h2[^>]*data-list-heading[^>]*>([\s\S]*?)<\/h2>/)?.[1] ?? '').trim();
 
@@ -26,20 +24,10 @@ async function publishedSlugs(organizationId: string): Promise<string[]> {
   });
 }
 
-/** `astro build` (no Pagefind) into a temporary folder with extra env; returns the exit status and output. */
-function buildInto(outDir: string, env: Record<string, string>) {
-  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', outDir], {
-    cwd: ROOT,
-    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ...env },
-    encoding: 'utf8',
-  });
-  return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
-}
-
 describe('the scale-pro blog in dist/', () => {
   let slugs: string[];
   beforeAll(async () => {
-    ensureBuilt();
+    await ensureBuilt();
     slugs = await publishedSlugs(seed.scalePro);
   });
 
@@ -200,8 +188,8 @@ describe('the evergreen blog, built with and without the database', () => {
   /** Nothing listens on port 9 (discard): the database is unreachable. */
   const offline = { ...evergreen, PUBLIC_SUPABASE_URL: 'http://127.0.0.1:9' };
 
-  beforeAll(() => {
-    const build = buildInto(live, evergreen);
+  beforeAll(async () => {
+    const build = await astroBuild(live, evergreen);
     expect(build.status, build.output).toBe(0);
   }, BUILD_TIMEOUT);
   afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -214,15 +202,15 @@ describe('the evergreen blog, built with and without the database', () => {
     expect(existsSync(join(live, 'blog', 'category', 'lead-generation', 'index.html'))).toBe(false);
   });
 
-  it('fails loudly when the database cannot be reached', () => {
-    const build = buildInto(join(work, 'offline'), offline);
+  it('fails loudly when the database cannot be reached', async () => {
+    const build = await astroBuild(join(work, 'offline'), offline);
     expect(build.status).not.toBe(0);
     expect(build.output).toMatch(/Cannot read organizations from http:\/\/127\.0\.0\.1:9/);
     expect(existsSync(join(work, 'offline', 'blog', 'index.html'))).toBe(false);
   }, BUILD_TIMEOUT);
 
-  it('builds from the last good snapshot when told to, and says so', () => {
-    const build = buildInto(join(work, 'snapshot'), { ...offline, BLOG_USE_SNAPSHOT: '1' });
+  it('builds from the last good snapshot when told to, and says so', async () => {
+    const build = await astroBuild(join(work, 'snapshot'), { ...offline, BLOG_USE_SNAPSHOT: '1' });
     expect(build.status, build.output).toBe(0);
     expect(build.output).toContain('BLOG_USE_SNAPSHOT=1');
     // The same page. Only asset file names may differ: the islands' code carries the backend's URL (the
@@ -251,7 +239,7 @@ describe('a blog larger than its feed', () => {
     const inserted = await service.from('blog_posts').insert(rows);
     expect(inserted.error).toBeNull();
     slugs = await publishedSlugs(seed.evergreen);
-    const build = buildInto(work, { SITE_ORG: 'evergreen-landscaping', BLOG_SNAPSHOT_DIR: join(work, '.snapshots'), PUBLIC_SUPABASE_URL: backend.url });
+    const build = await astroBuild(work, { SITE_ORG: 'evergreen-landscaping', BLOG_SNAPSHOT_DIR: join(work, '.snapshots'), PUBLIC_SUPABASE_URL: backend.url });
     expect(build.status, build.output).toBe(0);
   }, BUILD_TIMEOUT);
   afterAll(async () => {

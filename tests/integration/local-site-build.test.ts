@@ -8,12 +8,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lockFile } from '../../netlify/local/site-build.ts';
+import { acquireBuildLock, lockFile } from '../../netlify/local/site-build.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const SITE_BUILD = join(ROOT, 'netlify/local/site-build.ts');
 
-type Run = { code: number | null; stdout: string; stderr: string };
+type Run = { code: number | null; stdout: string; stderr: string; pid: number | undefined };
 
 function siteBuild(env: Record<string, string>, onStdout?: (text: string) => void): Promise<Run> {
   return new Promise((resolve) => {
@@ -25,7 +25,7 @@ function siteBuild(env: Record<string, string>, onStdout?: (text: string) => voi
       onStdout?.(stdout);
     });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => resolve({ code, stdout, stderr, pid: child.pid }));
   });
 }
 
@@ -65,8 +65,7 @@ describe('the local site build', () => {
 
   it('waits while another build holds the lock, then builds', async () => {
     // The lock names a live process (this test): the build must wait for it to go.
-    mkdirSync(join(ROOT, '.data'), { recursive: true });
-    writeFileSync(lockFile(), String(process.pid), { flag: 'wx' });
+    const release = await acquireBuildLock(() => {});
     let waited = false;
     const running = siteBuild({ SITE_BUILD_DIST: dist, SITE_ORG: 'no-such-organization' }, (out) => {
       waited ||= out.includes(`another local build (pid ${process.pid}) is running: waiting for it to finish`);
@@ -76,11 +75,12 @@ describe('the local site build', () => {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(existsSync(join(root, '.data', 'site-builds'))).toBe(false);
     } finally {
-      rmSync(lockFile(), { force: true });
+      release();
     }
     const run = await running;
     expect(run.stdout).toContain('building no-such-organization');
     expect(lastLine(run.stderr)).toMatch(/^BUILD FAILED: /);
-    expect(existsSync(lockFile())).toBe(false);
+    // The build released the lock (a build of another test file may hold it by now).
+    expect(existsSync(lockFile()) ? readFileSync(lockFile(), 'utf8') : 'released').not.toBe(String(run.pid));
   }, 120_000);
 });

@@ -1,18 +1,21 @@
 /**
  * The built site in `dist/`, as HTML files and their visible text. Builds once when `dist/` is missing
- * (the build reads the organization from the backend, so that needs to be running).
+ * (the build reads the organization from the backend, so that needs to be running). Every build a test starts
+ * takes the project's build lock (netlify/local/site-build.ts): two builds at once would share Astro's and the
+ * Netlify adapter's folders in the project.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { acquireBuildLock, buildSite } from '../../../netlify/local/site-build.ts';
 
 export const DIST = join(import.meta.dirname, '../../../dist');
 
-/** Builds the site unless a build is already there. */
-export function ensureBuilt(): void {
+/** Builds the site into `dist/` (as `npm run build`, swapped in whole) unless a build is already there. */
+export async function ensureBuilt(): Promise<void> {
   if (existsSync(join(DIST, 'index.html'))) return;
-  const build = spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit', cwd: join(DIST, '..') });
-  if (build.status !== 0) throw new Error(`npm run build failed (exit ${build.status}); is the backend running?`);
+  const failure = await buildSite({ ...process.env, SITE_BUILD_DIST: DIST });
+  if (failure) throw new Error(`The site build failed: ${failure}; is the backend running?`);
 }
 
 /**
@@ -20,8 +23,9 @@ export function ensureBuilt(): void {
  * process the test awaits: the test's own event loop keeps running, so its open connections to the backend
  * stay usable after the build (a blocking spawnSync left them closed under it, and the next call failed).
  */
-export function astroBuild(outDir: string, env: Record<string, string>): Promise<{ status: number | null; output: string }> {
+export async function astroBuild(outDir: string, env: Record<string, string>): Promise<{ status: number | null; output: string }> {
   const root = join(DIST, '..');
+  const release = await acquireBuildLock(() => {});
   const child = spawn(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', outDir], {
     cwd: root,
     env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ...env },
@@ -29,10 +33,10 @@ export function astroBuild(outDir: string, env: Record<string, string>): Promise
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
-  return new Promise((resolve, reject) => {
+  return new Promise<{ status: number | null; output: string }>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (status) => resolve({ status, output }));
-  });
+  }).finally(release);
 }
 
 /** Every HTML file of the build, as a path relative to dist (`services/seo/index.html`). */

@@ -1,7 +1,8 @@
 /**
- * supabase-js clients for the REST conformance suite, one per identity. The backend is SUPABASE_URL when
+ * supabase-js clients for the REST conformance suite, one per identity. The backend is REST_TEST_URL when
  * set (an instance or hosted project loaded with tests/fixtures/rest-migrations); otherwise each test file
- * starts its own local instance with that fixture through the CLI and removes it afterwards. User tokens
+ * starts its own local instance with that fixture through the CLI and removes it afterwards (SUPABASE_URL
+ * names the product's backend, which does not hold the fixture). User tokens
  * are signed with SUPABASE_JWT_SECRET as Supabase Auth signs them.
  */
 import { spawnSync } from 'node:child_process';
@@ -29,7 +30,7 @@ function startFixtureBackend(): string {
   return `http://127.0.0.1:${apiPort}`;
 }
 
-const url = process.env.SUPABASE_URL ?? startFixtureBackend();
+const url = process.env.REST_TEST_URL ?? startFixtureBackend();
 const anonKey = process.env.SUPABASE_ANON_KEY ?? LOCAL_SUPABASE.anonKey;
 const serviceRoleKey = process.env.SUPABASE_SERVICE_ROLE_KEY ?? LOCAL_SUPABASE.serviceRoleKey;
 const jwtSecret = process.env.SUPABASE_JWT_SECRET ?? LOCAL_SUPABASE.jwtSecret;

@@ -1,0 +1,35 @@
+/**
+ * Points the tests of a worker at that worker's backend (see worker-backends.ts) before a test file loads:
+ * the backend's URLs for the tests, the functions they call and the builds they start, and ports of the
+ * worker's own for the instances and servers a test starts itself. Worker 1 keeps the defaults (the project's
+ * instance on 54321, test instances on 55421, ...), so a file run on its own behaves as before. Every local
+ * instance signs with the local JWT secret, so the demo keys fit them all.
+ */
+import { LOCAL_SUPABASE } from '../../../src/lib/server/service-config.ts';
+
+export const WORKER_BACKENDS = [
+  { dataDir: '.data', apiPort: 54321, dbPort: 54322 },
+  { dataDir: '.data/test-worker-2', apiPort: 54331, dbPort: 54332 },
+] as const;
+
+/** Vitest numbers its workers from 1 (VITEST_POOL_ID); a file run outside a pool is worker 1. */
+const worker = Number(process.env.VITEST_POOL_ID ?? 1);
+const backend = WORKER_BACKENDS[worker - 1];
+if (!backend) throw new Error(`Integration worker ${worker} has no backend: tests/integration/vitest.config.ts runs at most ${WORKER_BACKENDS.length} workers`);
+
+if (worker > 1) {
+  const apiUrl = `http://127.0.0.1:${backend.apiPort}`;
+  Object.assign(process.env, {
+    SUPABASE_URL: apiUrl,
+    PUBLIC_SUPABASE_URL: apiUrl,
+    SUPABASE_DB_URL: `postgresql://postgres:postgres@127.0.0.1:${backend.dbPort}/postgres`,
+    SUPABASE_ANON_KEY: LOCAL_SUPABASE.anonKey,
+    PUBLIC_SUPABASE_ANON_KEY: LOCAL_SUPABASE.anonKey,
+    SUPABASE_SERVICE_ROLE_KEY: LOCAL_SUPABASE.serviceRoleKey,
+    // Instances and servers a test starts itself: each worker in its own range.
+    LOCAL_BACKEND_TEST_API_PORT: String(55421 + 100 * (worker - 1)),
+    LOCAL_BACKEND_TEST_DB_PORT: String(55422 + 100 * (worker - 1)),
+    REST_TEST_API_PORT: String(56421 + 100 * (worker - 1)),
+    REST_TEST_DB_PORT: String(56422 + 100 * (worker - 1)),
+  });
+}
