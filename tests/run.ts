@@ -1,45 +1,70 @@
 /**
  * `npm test`: runs the unit, integration and end-to-end suites one after the other (the browser suite in
- * two runs: against `npm run serve`, then `npm run dev`'s publishing), lets each print its own report, and
- * ends with one line `N passed, M failed[, K skipped]` summed over all of them. Exits non-zero when any test failed or any suite could not run.
+ * two runs: against `npm run serve`, then `npm run dev`'s publishing), lets each print its own report, then
+ * prints where the time went (each suite's wall time and test count, and the ten slowest test files) and
+ * ends with one line `N passed, M failed[, K skipped]` summed over all of them. Exits non-zero when any test
+ * failed or any suite could not run.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
+const root = join(import.meta.dirname, '..');
 const results = join(import.meta.dirname, '.results');
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 
 interface Counts { passed: number; failed: number; skipped: number }
+/** A test file and the time its tests took, as its suite's report gives it. */
+interface FileTime { suite: string; file: string; seconds: number }
 
 function run(script: string, env: Record<string, string>): number {
   const child = spawnSync('npm', ['run', '--silent', script], { stdio: 'inherit', env: { ...process.env, ...env } });
   return child.status ?? 1;
 }
 
-/** Vitest's JSON reporter (Jest-compatible shape). */
-function vitestCounts(file: string): Counts {
+type Report = { counts: Counts; files: { file: string; seconds: number }[] };
+
+/** Vitest's JSON reporter (Jest-compatible shape); a file's time runs from its first test's start to its end. */
+function vitestReport(file: string): Report {
   const report = JSON.parse(readFileSync(file, 'utf8'));
   return {
-    passed: report.numPassedTests,
-    failed: report.numFailedTests,
-    skipped: report.numPendingTests + report.numTodoTests,
+    counts: {
+      passed: report.numPassedTests,
+      failed: report.numFailedTests,
+      skipped: report.numPendingTests + report.numTodoTests,
+    },
+    files: report.testResults.map((result: { name: string; startTime: number; endTime: number }) => ({
+      file: relative(root, result.name),
+      seconds: (result.endTime - result.startTime) / 1000,
+    })),
   };
 }
 
-/** Playwright's JSON reporter: `expected` passed, `unexpected` failed, `flaky` passed on retry. */
-function playwrightCounts(file: string): Counts {
-  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
-  return { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
+/** A Playwright suite (JSON reporter) and its nested suites' specs. */
+type PlaywrightSuite = { file: string; specs?: { tests: { results: { duration: number }[] }[] }[]; suites?: PlaywrightSuite[] };
+
+/**
+ * Playwright's JSON reporter: `expected` passed, `unexpected` failed, `flaky` passed on retry. A file's time is
+ * the sum of its tests' durations (hooks and fixtures included; tests of one file never run side by side here).
+ */
+function playwrightReport(file: string): Report {
+  const { stats, suites } = JSON.parse(readFileSync(file, 'utf8')) as { stats: Record<string, number>; suites: PlaywrightSuite[] };
+  const milliseconds = (suite: PlaywrightSuite): number =>
+    (suite.specs ?? []).flatMap((spec) => spec.tests.flatMap((test) => test.results.map((result) => result.duration))).reduce((a, b) => a + b, 0) +
+    (suite.suites ?? []).map(milliseconds).reduce((a, b) => a + b, 0);
+  return {
+    counts: { passed: stats.expected! + stats.flaky!, failed: stats.unexpected!, skipped: stats.skipped! },
+    files: suites.map((suite) => ({ file: join('tests/e2e', suite.file), seconds: milliseconds(suite) / 1000 })),
+  };
 }
 
-const suites: { script: string; file: string; env: Record<string, string>; read: (f: string) => Counts }[] = [
-  { script: 'test:unit', file: 'unit.json', env: {}, read: vitestCounts },
-  { script: 'test:integration', file: 'integration.json', env: {}, read: vitestCounts },
-  { script: 'test:e2e', file: 'e2e.json', env: {}, read: playwrightCounts },
+const suites: { script: string; file: string; env: Record<string, string>; read: (f: string) => Report }[] = [
+  { script: 'test:unit', file: 'unit.json', env: {}, read: vitestReport },
+  { script: 'test:integration', file: 'integration.json', env: {}, read: vitestReport },
+  { script: 'test:e2e', file: 'e2e.json', env: {}, read: playwrightReport },
   // After the suite's `npm run serve` has stopped: netlify dev and netlify serve share .netlify/ in the project.
-  { script: 'test:e2e:dev', file: 'e2e-dev.json', env: {}, read: playwrightCounts },
+  { script: 'test:e2e:dev', file: 'e2e-dev.json', env: {}, read: playwrightReport },
 ];
 
 // The suites start the local backend when it is not running (`ensure`); stop it afterwards only then,
@@ -48,20 +73,27 @@ const backendWasRunning = spawnSync('node', ['supabase/local/cli.ts', 'status'],
 
 const total: Counts = { passed: 0, failed: 0, skipped: 0 };
 const broken: string[] = [];
+const timings: { suite: string; seconds: number; tests: number | null }[] = [];
+const fileTimes: FileTime[] = [];
+const startedAll = Date.now();
 for (const suite of suites) {
   const file = join(results, suite.file);
+  const started = Date.now();
   const status = run(suite.script, { ...suite.env, TEST_REPORT_FILE: file });
-  let counts: Counts | undefined;
+  let report: Report | undefined;
   try {
-    counts = suite.read(file);
+    report = suite.read(file);
   } catch {
-    counts = undefined;
+    report = undefined;
   }
-  if (!counts) {
+  timings.push({ suite: suite.script, seconds: (Date.now() - started) / 1000, tests: report ? report.counts.passed + report.counts.failed + report.counts.skipped : null });
+  if (!report) {
     broken.push(`${suite.script} produced no report (exit ${status})`);
     total.failed += 1;
     continue;
   }
+  fileTimes.push(...report.files.map((each) => ({ suite: suite.script, ...each })));
+  const { counts } = report;
   total.passed += counts.passed;
   total.failed += counts.failed;
   total.skipped += counts.skipped;
@@ -73,6 +105,26 @@ for (const suite of suites) {
 
 if (!backendWasRunning) spawnSync('node', ['supabase/local/cli.ts', 'stop'], { stdio: 'inherit' });
 
+printTimings();
 for (const line of broken) console.error(`✗ ${line}`);
 console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
 process.exit(total.failed > 0 ? 1 : 0);
+
+/** Where the time went: a table per suite (wall time, tests, share of the run), then the ten slowest files. */
+function printTimings(): void {
+  const all = (Date.now() - startedAll) / 1000;
+  const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, '0')}`;
+  const rows = [
+    ['suite', 'wall time', 'tests', 'share'],
+    ...timings.map(({ suite, seconds, tests }) => [suite, clock(seconds), tests === null ? 'no report' : String(tests), `${Math.round((100 * seconds) / all)}%`]),
+    ['all', clock(all), String(timings.reduce((sum, { tests }) => sum + (tests ?? 0), 0)), '100%'],
+  ];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  console.log('\nWhere the time went:');
+  for (const row of rows) console.log(`  ${row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('   ')}`);
+  console.log('\nThe ten slowest test files:');
+  for (const { suite, file, seconds } of [...fileTimes].sort((a, b) => b.seconds - a.seconds).slice(0, 10)) {
+    console.log(`  ${seconds.toFixed(1).padStart(7)} s   ${suite.padEnd(16)} ${file}`);
+  }
+  console.log('');
+}
