@@ -27,6 +27,7 @@ import { createInvitation, INVITATION_VALID_DAYS } from '../src/lib/server/invit
 import { sendInvitationMail } from '../src/lib/server/invitation-mail.ts';
 import { serviceClient } from '../src/lib/server/service-client.ts';
 import { LOCAL_SUPABASE, serviceSupabaseConfig } from '../src/lib/server/service-config.ts';
+import { siteAddress } from '../src/lib/server/site-address.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -121,9 +122,8 @@ async function inviteAdmin(env: Env, site: SiteSetup, added: AddedSite): Promise
   if (added.admin.status === 'invited') {
     return [`${site.admin} already has a pending invitation (until ${added.admin.expires_at}; its link was printed by the run that made it): no new one.`];
   }
-  const { serviceRoleKey } = serviceSupabaseConfig(env);
-  // Locally the site is the local server's; the hosted site answers at its domain.
-  const siteUrl = serviceRoleKey === LOCAL_SUPABASE.serviceRoleKey ? env.SITE_URL || 'http://localhost:8888' : `https://${site.domain}`;
+  // Locally the site is the local server's; the hosted site answers at its domain (confirmed by add_site).
+  const siteUrl = siteAddress({ slug: site.slug, domain: site.domain, domain_confirmed: true }, env);
   const service = serviceClient(env);
   const created = await createInvitation(service, { organizationId: added.organization_id, invitedBy: null, siteUrl }, { email: site.admin, role: 'admin' });
   const mail = await sendInvitationMail(created.id, {

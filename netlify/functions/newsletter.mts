@@ -2,6 +2,7 @@ import type { Config } from '@netlify/functions';
 import { HttpError, message, readJson, readText, serverError } from '../../src/lib/server/http.ts';
 import { requestSubscription } from '../../src/lib/server/newsletter.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
+import { siteAddress } from '../../src/lib/server/site-address.ts';
 import { siteOrganizationId } from '../../src/lib/server/site-organization.ts';
 import { NEWSLETTER_MAX_BYTES, NEWSLETTER_OUTCOMES, NewsletterSignupSchema, type NewsletterOutcome } from '../../src/schemas/newsletter.ts';
 import { withBackend } from '../../src/lib/server/backend.ts';
@@ -21,7 +22,7 @@ function outcomeOf(text: string): NewsletterOutcome {
   return (found?.[0] as NewsletterOutcome | undefined) ?? 'email-invalid';
 }
 
-async function signUp(body: unknown, siteUrl: string): Promise<Answer> {
+async function signUp(body: unknown): Promise<Answer> {
   const signup = NewsletterSignupSchema.safeParse(body);
   if (!signup.success) {
     const text = signup.error.issues[0]?.message ?? NEWSLETTER_OUTCOMES['email-invalid'].message;
@@ -29,9 +30,12 @@ async function signUp(body: unknown, siteUrl: string): Promise<Answer> {
   }
   const client = serviceClient();
   const organizationId = await siteOrganizationId();
-  const { data: organization } = organizationId ? await client.from('organizations').select('id, name').eq('id', organizationId).maybeSingle() : { data: null };
+  const { data: organization } = organizationId
+    ? await client.from('organizations').select('id, name, slug, domain, domain_confirmed').eq('id', organizationId).maybeSingle()
+    : { data: null };
   if (!organization) return answer(503, 'not-available');
-  await requestSubscription(client, organization, signup.data.email, siteUrl);
+  // The mail's links lead to the organization's own address, never to the host the request named.
+  await requestSubscription(client, organization, signup.data.email, siteAddress(organization));
   return answer(200, 'check-inbox');
 }
 
@@ -51,7 +55,7 @@ export default withBackend(async (req: Request) => {
     const body = plainForm
       ? Object.fromEntries(new URLSearchParams(await readText(req, { maxBytes: NEWSLETTER_MAX_BYTES })))
       : await readJson(req, { maxBytes: NEWSLETTER_MAX_BYTES });
-    result = await signUp(body, new URL(req.url).origin);
+    result = await signUp(body);
   } catch (error) {
     result = error instanceof HttpError ? answer(error.status, 'not-available', error.message) : serverError(NEWSLETTER_OUTCOMES['not-available'].message, error);
   }

@@ -50,6 +50,22 @@ async function outbox(to: string): Promise<{ to: string; subject: string; text: 
   return response.json();
 }
 
+describe('the link in an invitation', () => {
+  it('leads to the organization\'s site, whatever host the request names', async () => {
+    const email = freshEmail('host');
+    const request = new Request('http://evil.example/api/admin/invitations', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${await adminToken()}`, host: 'evil.example', 'x-forwarded-host': 'evil.example' },
+      body: JSON.stringify({ organization_id: seed.scalePro, email, role: 'editor' }),
+    });
+    const response = await createInvitationHandler(request);
+    expect(response.status).toBe(201);
+    const [mail] = await outbox(email);
+    expect(mail?.text).toContain(`${site}/auth?invite=`);
+    expect(JSON.stringify(mail)).not.toContain('evil.example');
+  });
+});
+
 describe('POST /api/admin/invitations mails the invitation', () => {
   it('puts a mail in the outbox naming organization, role, inviter and expiry, whose link opens the invitation', async () => {
     const email = freshEmail('sent');

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import newsletterLink, { config as linkConfig } from '../../netlify/functions/newsletter-link.mts';
 import newsletter, { config } from '../../netlify/functions/newsletter.mts';
 import { newsletterTokenHash } from '../../src/lib/server/newsletter.ts';
+import { LOCAL_SITE_ADDRESS } from '../../src/lib/server/site-address.ts';
 import { NEWSLETTER_OUTCOMES } from '../../src/schemas/newsletter.ts';
 import { anonClient, backend, seed, serviceClient, signedInClient, withDatabase } from './support/db-fixtures.ts';
 
@@ -61,7 +62,8 @@ async function mails(to: string): Promise<{ subject: string; text: string }[]> {
 /** The confirm and unsubscribe links of the latest mail to an address. */
 async function links(to: string): Promise<{ confirm: string; unsubscribe: string }> {
   const text = (await mails(to))[0]?.text ?? ''; // the outbox lists the newest first
-  const find = (path: string) => new RegExp(`http://localhost${path}\\?token=[A-Za-z0-9_-]{43}`).exec(text)?.[0] ?? '';
+  // The links lead to the site's own address: with the local backend, the local site (site-address.ts).
+  const find = (path: string) => new RegExp(`${LOCAL_SITE_ADDRESS}${path}\\?token=[A-Za-z0-9_-]{43}`).exec(text)?.[0] ?? '';
   return { confirm: find('/api/newsletter/confirm'), unsubscribe: find('/api/newsletter/unsubscribe') };
 }
 
@@ -97,6 +99,18 @@ describe('signing up', () => {
     expect((await signUp({ email, organization: 'evergreen' })).status).toBe(200);
     const { data } = await db.from('newsletter_subscribers').select('organization_id').eq('email', email);
     expect(data).toEqual([{ organization_id: seed.scalePro }]);
+  });
+
+  it('mails links to the site\'s own address, whatever host the request names', async () => {
+    const email = address('host');
+    // The function sees the request as Netlify hands it over: its URL carries the Host header the sender chose.
+    const response = await newsletter(new Request('http://evil.example/api/newsletter', {
+      method: 'POST', headers: { 'content-type': 'application/json', host: 'evil.example', 'x-forwarded-host': 'evil.example' }, body: JSON.stringify({ email }),
+    }));
+    expect(response.status).toBe(200);
+    const sent = await links(email);
+    for (const link of [sent.confirm, sent.unsubscribe]) expect(new URL(link).origin).toBe(LOCAL_SITE_ADDRESS);
+    expect(JSON.stringify(await mails(email))).not.toContain('evil.example');
   });
 
   it('tells nobody who is on the list: a pending, a confirmed and a new address get the same answer; no second mail within the hour', async () => {

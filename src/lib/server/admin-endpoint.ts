@@ -3,13 +3,16 @@ import { z } from 'zod';
 import { withBackend } from './backend.ts';
 import { HttpError, message, readJson, serverError } from './http.ts';
 import { requireOrganizationRole, type AdminCaller, type RequiredRole } from './admin-caller.ts';
+import { serviceClient } from './service-client.ts';
+import { organizationSiteAddress } from './site-address.ts';
 
 /** Largest body an admin function reads. */
 export const ADMIN_REQUEST_MAX_BYTES = 16 * 1024;
 
 /**
  * Runs `handle` for a POST whose JSON body matches `schema` (with `organization_id`) and whose caller is an
- * active admin (or, with `role: 'editor'`, editor or admin) of that organization. 400 invalid, 401/403
+ * active admin (or, with `role: 'editor'`, editor or admin) of that organization; `siteUrl` is the
+ * organization's site address for links in mails (site-address.ts, never the request's host). 400 invalid, 401/403
  * caller, 413 too large, 500 with a generic text and a reference (the details only in the log); 503 with
  * Retry-After while the backend is out of reach (withBackend).
  */
@@ -28,7 +31,7 @@ export async function adminEndpoint<T extends { organization_id: string }>(
         return message(400, issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'Invalid request.');
       }
       const caller = await requireOrganizationRole(request, parsed.data.organization_id, role);
-      return await handle(parsed.data, caller, new URL(request.url).origin);
+      return await handle(parsed.data, caller, await organizationSiteAddress(serviceClient(), parsed.data.organization_id));
     } catch (error) {
       if (error instanceof HttpError) return message(error.status, error.message);
       return serverError(`${name} failed. Please try again.`, error);
