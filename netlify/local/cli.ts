@@ -83,8 +83,9 @@ if (!command || !COMMANDS.has(command)) {
 }
 const { port, rest } = splitPort(args);
 const internalPort = await freePort();
-// `netlify dev` tells the framework its own address in URL, the internal port here: keep the site's links on the public one.
-if (command === 'dev') process.env.SITE_URL ??= `http://localhost:${port}`;
+// The site's own address, for the links the functions mail (src/lib/server/site-address.ts) and, under dev,
+// the framework's (`netlify dev` tells it its own address in URL, the internal port here).
+process.env.SITE_URL ??= `http://localhost:${port}`;
 // The local build hook signs its deploy notifications with the secret the functions verify them with.
 process.env.DEPLOY_NOTIFICATION_SECRET ||= randomBytes(32).toString('base64url');
 const frameworkArgs: string[] = [];
