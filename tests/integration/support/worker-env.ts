@@ -5,6 +5,9 @@
  * instance on 54321, test instances on 55421, ...), so a file run on its own behaves as before. Every local
  * instance signs with the local JWT secret, so the demo keys fit them all.
  */
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { LOCAL_SUPABASE } from '../../../src/lib/server/service-config.ts';
 
 export const WORKER_BACKENDS = [
@@ -12,12 +15,16 @@ export const WORKER_BACKENDS = [
   { dataDir: '.data/test-worker-2', apiPort: 54331, dbPort: 54332 },
 ] as const;
 
+/** The file a worker leaves in its backend's data dir when it started that backend (worker-backends.ts stops it). */
+export const STARTED_BY_SUITE = 'started-by-test-suite';
+
 /** Vitest numbers its workers from 1 (VITEST_POOL_ID); a file run outside a pool is worker 1. */
 const worker = Number(process.env.VITEST_POOL_ID ?? 1);
 const backend = WORKER_BACKENDS[worker - 1];
 if (!backend) throw new Error(`Integration worker ${worker} has no backend: tests/integration/vitest.config.ts runs at most ${WORKER_BACKENDS.length} workers`);
 
 if (worker > 1) {
+  startBackend(backend);
   const apiUrl = `http://127.0.0.1:${backend.apiPort}`;
   Object.assign(process.env, {
     SUPABASE_URL: apiUrl,
@@ -32,4 +39,14 @@ if (worker > 1) {
     REST_TEST_API_PORT: String(56421 + 100 * (worker - 1)),
     REST_TEST_DB_PORT: String(56422 + 100 * (worker - 1)),
   });
+}
+
+/** Starts the worker's backend unless it runs already (then notes that this run started it, for the teardown). */
+function startBackend({ dataDir, apiPort, dbPort }: (typeof WORKER_BACKENDS)[number]): void {
+  const root = resolve(import.meta.dirname, '../../..');
+  const cli = (...args: string[]) => spawnSync(process.execPath, [join(root, 'supabase/local/cli.ts'), ...args, '--data-dir', join(root, dataDir)], { cwd: root, encoding: 'utf8' });
+  if (cli('status').status === 0) return;
+  const started = cli('start', '--api-port', String(apiPort), '--db-port', String(dbPort));
+  if (started.status !== 0) throw new Error(`The backend of integration worker ${worker} did not start:\n${started.stdout}${started.stderr}`);
+  writeFileSync(join(root, dataDir, STARTED_BY_SUITE), String(process.pid));
 }
