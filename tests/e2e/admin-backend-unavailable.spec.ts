@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { createUser, removeUser, service } from './support/backend';
+import { organizationOfItsOwn, service } from './support/backend';
 import { signInAsAdmin } from './support/sign-in';
 
 const backendOrigin = new URL(process.env.PUBLIC_SUPABASE_URL ?? 'http://127.0.0.1:54321').origin;
@@ -58,7 +58,7 @@ test('opened while the backend is down, the back office says so and opens by its
 
 test('a build that never reported shows "No answer from the build since" with Retry, which starts a new build', async ({ page }) => {
   // An organization of its own, so no change another test left waiting comes first ("Changes waiting").
-  const organization = { id: crypto.randomUUID(), name: 'E2E Silent Build', slug: `e2e-silent-${Date.now()}` };
+  const { organization, admin, remove } = await organizationOfItsOwn('E2E Silent Build');
   const startedAt = new Date(Date.now() - 45 * 60_000);
   const hookCalls: string[] = [];
   const hook = createServer((req, res) => {
@@ -67,11 +67,8 @@ test('a build that never reported shows "No answer from the build since" with Re
     res.end();
   });
   await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
-  const admin = await createUser('admin');
   try {
     const { port } = hook.address() as AddressInfo;
-    expect((await service.from('organizations').insert(organization)).error).toBeNull();
-    expect((await service.from('organization_memberships').insert({ user_id: admin.id, organization_id: organization.id, role: 'admin' })).error).toBeNull();
     // A build started 45 minutes ago (longer than a build can take) and never reported again.
     expect((await service.from('site_deploys').insert({ organization_id: organization.id, source: 'netlify', external_id: 'e2e-silent', state: 'building', started_at: startedAt.toISOString() })).error).toBeNull();
     expect((await service.from('site_rebuild_settings').insert({ organization_id: organization.id, build_hook_url: `http://127.0.0.1:${port}/build_hooks/e2e` })).error).toBeNull();
@@ -90,8 +87,7 @@ test('a build that never reported shows "No answer from the build since" with Re
     expect(hookCalls).toEqual(['/build_hooks/e2e']);
   } finally {
     await new Promise<void>((resolve) => hook.close(() => resolve()));
-    await removeUser(admin.email);
     // Its deploys, requests, settings and memberships go with it.
-    await service.from('organizations').delete().eq('id', organization.id);
+    await remove();
   }
 });

@@ -9,7 +9,10 @@
  */
 import { expect, test } from './fixtures';
 import { SCALE_PRO_ID, service } from './support/backend';
-import { signInAsAdmin } from './support/sign-in';
+import { openDashboard } from './support/sign-in';
+
+// Signed in as the seed admin from the start (its sign-in is the setup project's; none of these signs out).
+test.use({ signedInAs: 'seed admin' });
 
 const slug = `e2e-sanitized-preview-${crypto.randomUUID().slice(0, 8)}`;
 const content = [
@@ -37,7 +40,7 @@ test.afterAll(async () => {
 });
 
 test('the admin preview renders stored post HTML sanitized: no handler, script, javascript: link or foreign frame', async ({ page }) => {
-  await signInAsAdmin(page);
+  await openDashboard(page);
   await page.goto(`/admin/blog/preview/${postId}`);
   const body = page.getByTestId('post-body');
   await expect(body).toContainText('After the attack.');
@@ -69,7 +72,7 @@ test('hostile HTML delivered through the writing-tool webhook is stored sanitize
     const { data: stored } = await service.from('blog_posts').select('content').eq('id', id).single();
     expect(stored?.content).not.toMatch(/onerror|<script|javascript:|evil\.test/i);
 
-    await signInAsAdmin(page);
+    await openDashboard(page);
     await page.goto(`/admin/blog/preview/${id}`);
     const body = page.getByTestId('post-body');
     await expect(body).toContainText('After the attack.');

@@ -8,7 +8,10 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { SCALE_PRO_ID, service } from './support/backend';
-import { signInAsAdmin } from './support/sign-in';
+import { openDashboard } from './support/sign-in';
+
+// Signed in as the seed admin from the start (its sign-in is the setup project's; none of these signs out).
+test.use({ signedInAs: 'seed admin' });
 
 const PUBLIC_POST = '/blog/seo-strategies-that-actually-work-in-2026';
 const slug = `e2e-preview-typography-${crypto.randomUUID().slice(0, 8)}`;
@@ -69,7 +72,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
   test(`the admin preview styles headings, lists and tables as the public post page does (${colorScheme})`, async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.emulateMedia({ colorScheme });
-    await signInAsAdmin(page);
+    await openDashboard(page);
     await page.goto(`/admin/blog/preview/${postId}`);
     const body = page.getByTestId('post-body');
     await expect(body.getByRole('table')).toBeVisible();

@@ -6,7 +6,10 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from './fixtures';
 import { createUser, removeUser, SCALE_PRO_ID, service } from './support/backend';
-import { signInAsAdmin } from './support/sign-in';
+import { openDashboard } from './support/sign-in';
+
+// Signed in as the seed admin from the start (its sign-in is the setup project's; none of these signs out).
+test.use({ signedInAs: 'seed admin' });
 
 let subject: { id: string; email: string };
 test.beforeAll(async () => {
@@ -30,12 +33,12 @@ test.afterAll(async () => {
 });
 
 test('Load more shows activities beyond 100 and login attempts beyond 50', async ({ page }) => {
-  await signInAsAdmin(page);
+  await openDashboard(page);
   await page.goto('/admin?tab=security');
   const activities = page.getByTestId('audit-activity');
   const logins = page.getByTestId('audit-login');
   await expect(activities).toHaveCount(100);
-  // Signing in just now added the seed admin's attempt on top of the 55.
+  // The seed admin's own attempts (the setup's sign-in at least) come after the 55 newest.
   await expect(logins).toHaveCount(50);
 
   await page.getByRole('button', { name: 'Load more activities' }).click();
@@ -48,7 +51,7 @@ test('Load more shows activities beyond 100 and login attempts beyond 50', async
 });
 
 test('Export CSV downloads audit-log-{date}.csv with formula-safe cells', async ({ page }) => {
-  await signInAsAdmin(page);
+  await openDashboard(page);
   await page.goto('/admin?tab=security');
   await expect(page.getByTestId('audit-activity').first()).toBeVisible();
   const downloading = page.waitForEvent('download');

@@ -5,8 +5,11 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { PASSWORD, removeUser, SCALE_PRO_ID, SEED_ADMIN_ID, service } from './support/backend';
-import { SEED_ADMIN_EMAIL, signInAsAdmin } from './support/sign-in';
+import { organizationOfItsOwn, PASSWORD, removeUser, SCALE_PRO_ID, SEED_ADMIN_ID, service } from './support/backend';
+import { openDashboard, signInAsAdmin } from './support/sign-in';
+
+// Signed in as the seed admin from the start (its sign-in is the setup project's; none of these signs out).
+test.use({ signedInAs: 'seed admin' });
 
 const createdEmails: string[] = [];
 test.afterEach(async () => {
@@ -54,7 +57,7 @@ async function profilesOf(ids: string[]) {
 test('a single role change updates the user and is logged', async ({ page }) => {
   const { users: [target] } = await createViewers('Single Role', 1);
   if (!target) throw new Error('no user');
-  await signInAsAdmin(page);
+  await openDashboard(page);
   await page.goto('/admin?tab=users');
   await page.getByLabel(`Role of ${target.email}`).selectOption('editor');
   await expect(toast(page)).toContainText('User role changed to editor');
@@ -65,22 +68,36 @@ test('a single role change updates the user and is logged', async ({ page }) => 
   expect(log).toEqual([{ user_id: SEED_ADMIN_ID, action: 'role_changed', details: expect.objectContaining({ new_role: 'editor', changed_by: SEED_ADMIN_ID }) }]);
 });
 
-test('the last active admin cannot be deactivated: the refusal is explained and the switch stays on', async ({ page }) => {
-  await signInAsAdmin(page);
-  await page.goto('/admin?tab=users');
-  const row = page.getByRole('row').filter({ hasText: SEED_ADMIN_EMAIL });
-  // click, not uncheck: the refused change leaves the switch on, which uncheck() would report as its failure.
-  await row.getByRole('switch').click();
-  await expect(toast(page)).toContainText('The organization must keep at least one active admin. Make another member admin first.');
-  await expect(row.getByRole('switch')).toBeChecked();
-  expect(await profilesOf([SEED_ADMIN_ID])).toEqual([{ role: 'admin', is_active: true }]);
+test.describe('as the admin of an organization of its own', () => {
+  // Its one admin stays the last, whatever admins other tests add to Scale Pro meanwhile; signed in through /auth.
+  test.use({ signedInAs: null });
+
+  test('the last active admin cannot be deactivated: the refusal is explained and the switch stays on', async ({ page }) => {
+    const own = await organizationOfItsOwn('Last Active Admin');
+    try {
+      await signInAsAdmin(page, own.admin.email);
+      await page.getByLabel('Managing').selectOption(own.organization.id);
+      await page.goto('/admin?tab=users');
+      await expect(page.getByText(`Managing ${own.organization.name}`)).toBeVisible();
+      const row = page.getByRole('row').filter({ hasText: own.admin.email });
+      // click, not uncheck: the refused change leaves the switch on, which uncheck() would report as its failure.
+      await row.getByRole('switch').click();
+      await expect(toast(page)).toContainText('The organization must keep at least one active admin. Make another member admin first.');
+      await expect(row.getByRole('switch')).toBeChecked();
+      const { data } = await service.from('organization_memberships').select('role, is_active')
+        .eq('organization_id', own.organization.id).eq('user_id', own.admin.id).single();
+      expect(data).toEqual({ role: 'admin', is_active: true });
+    } finally {
+      await own.remove();
+    }
+  });
 });
 
 test('clicking a user opens the detail dialog with profile and recent activity', async ({ page }) => {
   const { users: [target] } = await createViewers('Detail Person', 1, { phone: '+1 404 555 0100', bio: 'Writes about local SEO.' });
   if (!target) throw new Error('no user');
   await service.from('user_activity_logs').insert({ user_id: target.id, organization_id: SCALE_PRO_ID, action: 'post_viewed_e2e' });
-  await signInAsAdmin(page);
+  await openDashboard(page);
   await page.goto('/admin?tab=users');
   await page.getByRole('button', { name: new RegExp(`^${target.name}`) }).click();
   const dialog = page.getByRole('dialog', { name: target.name });
@@ -99,7 +116,7 @@ test('clicking a user opens the detail dialog with profile and recent activity',
 test('bulk Change Role, Delete and Activate ask with five names and +N more, then apply to all', async ({ page }) => {
   const { run, users } = await createViewers('Bulk Person', 7);
   const ids = users.map((user) => user.id);
-  await signInAsAdmin(page);
+  await openDashboard(page);
   await page.goto('/admin?tab=users');
   await page.getByLabel('Search users').fill(run);
   await expect(page.getByRole('row').filter({ hasText: run })).toHaveCount(7);

@@ -10,7 +10,10 @@ import { expect, test } from './fixtures';
 import { LIVE_RELOAD_INTERVAL_MS } from '../../src/admin/use-live-reload';
 import { countStaff } from '../../src/lib/back-office/users';
 import { createInvitation, latestMail, PASSWORD, removeUser, SCALE_PRO_ID, SEED_ADMIN_ID, service } from './support/backend';
-import { signInAsAdmin } from './support/sign-in';
+import { openDashboard } from './support/sign-in';
+
+// Signed in as the seed admin from the start (its sign-in is the setup project's; none of these signs out).
+test.use({ signedInAs: 'seed admin' });
 
 const createdEmails: string[] = [];
 const invitationIds: string[] = [];
@@ -67,7 +70,7 @@ async function createViewer(name: string) {
 
 test('an admin edits a member\'s name, phone and role; the change is saved and logged', async ({ page }) => {
   const member = await createViewer('Before Rename');
-  await signInAsAdmin(page);
+  await openDashboard(page);
   await page.goto('/admin?tab=users');
   await page.getByRole('button', { name: `Edit ${member.email}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Edit User' });
@@ -92,7 +95,7 @@ test('an admin edits a member\'s name, phone and role; the change is saved and l
 
 test('an admin sends a member a password reset mail after confirming', async ({ page }) => {
   const member = await createViewer('Forgot Password');
-  await signInAsAdmin(page);
+  await openDashboard(page);
   await page.goto('/admin?tab=users');
   await page.getByRole('button', { name: `Reset Password for ${member.email}` }).click();
   const confirm = page.getByRole('dialog', { name: 'Send Password Reset' });
@@ -106,7 +109,7 @@ test('an admin sends a member a password reset mail after confirming', async ({ 
 test('an invitation is resent with a new link, then revoked; the list shows its state', async ({ page }) => {
   const invitation = await createInvitation('editor');
   invitationIds.push(invitation.id);
-  await signInAsAdmin(page);
+  await openDashboard(page);
   await page.goto('/admin?tab=users&view=invitations');
   const row = page.getByRole('row').filter({ hasText: invitation.email });
   await expect(row.getByTestId('invitation-state')).toHaveText('Pending');
@@ -125,7 +128,7 @@ test('an invitation is resent with a new link, then revoked; the list shows its 
 });
 
 test('the Users tab and the System Overview count the same members, also right after a change', async ({ page }) => {
-  await signInAsAdmin(page);
+  await openDashboard(page);
   await page.goto('/admin?tab=users');
   const overview = page.getByTestId('system-overview');
   const tabTotal = page.getByText('Total Users', { exact: true }).first().locator('..');
@@ -151,7 +154,7 @@ test('an invitation accepted in another browser shows as Accepted, the member ap
   invitationIds.push(invitation.id);
   createdEmails.push(invitation.email);
   await page.clock.install();
-  await signInAsAdmin(page);
+  await openDashboard(page);
   await page.goto('/admin?tab=users&view=invitations');
   const row = page.getByRole('row').filter({ hasText: invitation.email });
   await expect(row.getByTestId('invitation-state')).toHaveText('Pending');
@@ -187,7 +190,7 @@ test('on a 390px-wide phone each member and invitation is a card with its action
   const invitation = await createInvitation('editor', `e2e-invited-with-a-rather-long-address-${crypto.randomUUID().slice(0, 8)}@scale-pro.test`);
   invitationIds.push(invitation.id);
   await page.setViewportSize({ width: 390, height: 844 });
-  await signInAsAdmin(page);
+  await openDashboard(page);
   await page.goto('/admin?tab=users');
   await expect(page.getByRole('button', { name: `Edit ${member.email}` })).toBeVisible();
 

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { createUser, latestMail, removeUser, SCALE_PRO_ID, SEED_ADMIN_ID, service } from './support/backend';
+import { createUser, latestMail, organizationOfItsOwn, removeUser, SCALE_PRO_ID, service } from './support/backend';
 import { SEED_ADMIN_EMAIL, signInAsAdmin, submitSignIn } from './support/sign-in';
 
 // Everything a test creates is removed right after it (users with their logs and login attempts, the
@@ -140,16 +140,22 @@ test('bulk deactivate asks with the names, then deactivates both users', async (
 });
 
 test('the last active admin cannot be demoted: the refusal is explained and nothing changes', async ({ page }) => {
-  const { count } = await service.from('organization_memberships').select('*', { count: 'exact', head: true })
-    .eq('organization_id', SCALE_PRO_ID).eq('role', 'admin').eq('is_active', true);
-  expect(count).toBe(1);
-  await signInAsAdmin(page);
-  await page.goto('/admin?tab=users');
-  await page.getByLabel(`Role of ${SEED_ADMIN_EMAIL}`).selectOption('viewer');
-  await expect(toast(page)).toContainText('The organization must keep at least one active admin');
-  const { data } = await service.from('profiles').select('role, is_active').eq('id', SEED_ADMIN_ID).single();
-  expect(data).toEqual({ role: 'admin', is_active: true });
-  await expect(page.getByLabel(`Role of ${SEED_ADMIN_EMAIL}`)).toHaveValue('admin');
+  // An organization of its own: its one admin stays the last, whatever admins other tests add to Scale Pro meanwhile.
+  const own = await organizationOfItsOwn('Last Admin');
+  try {
+    await signInAsAdmin(page, own.admin.email);
+    await page.getByLabel('Managing').selectOption(own.organization.id);
+    await page.goto('/admin?tab=users');
+    await expect(page.getByText(`Managing ${own.organization.name}`)).toBeVisible();
+    await page.getByLabel(`Role of ${own.admin.email}`).selectOption('viewer');
+    await expect(toast(page)).toContainText('The organization must keep at least one active admin');
+    const { data } = await service.from('organization_memberships').select('role, is_active')
+      .eq('organization_id', own.organization.id).eq('user_id', own.admin.id).single();
+    expect(data).toEqual({ role: 'admin', is_active: true });
+    await expect(page.getByLabel(`Role of ${own.admin.email}`)).toHaveValue('admin');
+  } finally {
+    await own.remove();
+  }
 });
 
 test('signing in needs the real form: a wrong password stays on /auth', async ({ page }) => {

@@ -1,16 +1,24 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { CspViolations } from './support/csp-violations';
+import { storageKey } from './support/backend';
+import { SEED_ADMIN_STATE } from './support/saved-session';
 
 /**
- * Every test's `page` comes from `browser.newContext()` (which @axe-core/playwright needs), and every
- * same-origin page the test opened is checked with axe afterwards: no serious or critical violations.
+ * Every test's `page` comes from `browser.newContext()` (which @axe-core/playwright needs), and the
+ * same-origin pages the test opened are checked with axe afterwards: no serious or critical violations. Each
+ * kind of page is checked once per run and theme, signed in or not (`axeKey`), by whichever test opens it
+ * first: re-opening every page after every test doubled the suite's time for checks already made.
  * The test also fails on any Content-Security-Policy violation in any page it opened (in this context or
  * in contexts it creates itself), named by directive and blocked URI.
  */
-export const test = base.extend<{ page: Page }>({
-  page: async ({ browser, baseURL }, use) => {
-    const context = await browser.newContext({ baseURL });
+export const test = base.extend<{ page: Page; signedInAs: 'seed admin' | null }>({
+  /** `seed admin`: the page starts with the seed admin's saved session (support/saved-session.ts). */
+  signedInAs: [null, { option: true }],
+  page: async ({ browser, baseURL, signedInAs }, use) => {
+    const context = await browser.newContext({ baseURL, storageState: signedInAs === 'seed admin' ? SEED_ADMIN_STATE : undefined });
     const csp = new CspViolations(baseURL!);
     await csp.watch(context);
     const listen = (other: BrowserContext) => csp.listen(other);
@@ -22,7 +30,10 @@ export const test = base.extend<{ page: Page }>({
     });
     try {
       await use(page);
+      const { origins } = await context.storageState();
+      const storage = origins.find((each) => each.origin === new URL(baseURL!).origin)?.localStorage ?? [];
       for (const url of visited) {
+        if (!claimAxeCheck(axeKey(url, storage))) continue;
         const checkPage = await context.newPage();
         await checkPage.goto(url);
         await expectNoSeriousAxeViolations(checkPage);
@@ -35,6 +46,40 @@ export const test = base.extend<{ page: Page }>({
     expect(csp.found, `Content-Security-Policy violations:\n${csp.found.join('\n')}`).toEqual([]);
   },
 });
+
+/** Dynamic routes, as one kind of page each: a post, a category, a service, a post in the editor... */
+const ROUTE_KINDS: [RegExp, string][] = [
+  [/^\/blog\/(category|tag)\/[^/]+(?:\/page\/\d+)?\/?$/, '/blog/$1/:name'],
+  [/^\/blog\/page\/\d+\/?$/, '/blog/page/:n'],
+  [/^\/blog\/(?!search\/?$)[^/]+\/?$/, '/blog/:slug'],
+  [/^\/services\/[^/]+\/?$/, '/services/:id'],
+  [/^\/admin\/blog\/(edit|preview)\/[^/]+\/?$/, '/admin/blog/$1/:id'],
+];
+
+/**
+ * What makes a page distinct for axe: its route (dynamic parts as one kind), the names of its query
+ * parameters (`tab`'s value too: each tab is its own screen), the stored theme, and whether a session is
+ * stored. Public pages are also checked one by one, in both themes, by site-pages.spec.ts.
+ */
+function axeKey(url: string, storage: { name: string; value: string }[]): string {
+  const { pathname, searchParams } = new URL(url);
+  const route = ROUTE_KINDS.reduce((path, [pattern, kind]) => path.replace(pattern, kind), pathname);
+  const query = [...new Set(searchParams.keys())].sort().map((name) => (name === 'tab' ? `tab=${searchParams.get('tab')}` : name)).join('&');
+  const theme = storage.find((item) => item.name === 'theme')?.value ?? 'system';
+  const session = storage.some((item) => item.name === storageKey) ? 'signed in' : 'visitor';
+  return `${route}?${query} ${theme} ${session}`;
+}
+
+/** The kinds of page checked in this run, shared by the workers (Playwright empties its output folder per run). */
+const AXE_CHECKED = join(import.meta.dirname, '../../test-results/axe-checked.txt');
+
+/** True for the first test to claim a kind of page in this run (it then checks it); false once claimed. */
+function claimAxeCheck(key: string): boolean {
+  if (existsSync(AXE_CHECKED) && readFileSync(AXE_CHECKED, 'utf8').split('\n').includes(key)) return false;
+  mkdirSync(dirname(AXE_CHECKED), { recursive: true });
+  appendFileSync(AXE_CHECKED, `${key}\n`);
+  return true;
+}
 
 /** Fails with the rule ids and targets of every serious or critical axe violation on the page. */
 export async function expectNoSeriousAxeViolations(page: Page) {

@@ -13,15 +13,32 @@ if (!existsSync(chromium)) {
 
 export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://localhost:8888';
 
+/**
+ * The suite runs in two lanes side by side, each one file after another (two cores: a browser per lane), each
+ * near half the time. The publishing lane holds every spec that publishes to Scale Pro or reads what its
+ * publishing changes: the tests that publish and rebuild the site (a build replaces the pages), the blog's lists,
+ * search and posts, the deploy status, the writing tool's deliveries, the organization's settings and the audit
+ * log they write to (counts and lists that a publish in the other lane would change). The other lane holds the
+ * specs whose pages and data no publish changes: users, sessions, invitations, media, organizations of their own,
+ * and the site's pages apart from the blog (the same in every build).
+ */
+const PUBLISHING_LANE = [
+  '**/site-pages.spec.ts', '**/site-newsletter.spec.ts', '**/blog-*.spec.ts', '**/post-views.spec.ts', '**/webhook-*.spec.ts',
+  '**/admin-blog.spec.ts', '**/admin-blog-editor.spec.ts', '**/admin-blog-taxonomy.spec.ts', '**/admin-deploy-status.spec.ts',
+  '**/admin-settings.spec.ts', '**/admin-security.spec.ts', '**/admin-security-more.spec.ts',
+  '**/admin-blog-preview-sanitized.spec.ts', '**/admin-publishing-queue.spec.ts',
+];
+/** Starts `npm run dev` itself, which must not run beside this suite's `npm run serve` (both use .netlify/). */
+const DEV_SERVER_SPEC = '**/local-dev-publish.spec.ts';
+
 export default defineConfig({
   testDir: '.',
-  testMatch: '**/*.spec.ts',
-  // Starts `npm run dev` itself, which must not run beside this suite's `npm run serve` (both use the
-  // project's .netlify/ folder): playwright.dev.config.ts runs it afterwards (`npm run test:e2e:dev`).
-  testIgnore: '**/local-dev-publish.spec.ts',
+  testMatch: ['**/*.spec.ts', '**/*.setup.ts'],
+  // playwright.dev.config.ts runs the dev server's spec afterwards (`npm run test:e2e:dev`).
+  testIgnore: DEV_SERVER_SPEC,
   outputDir: '../../test-results',
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   timeout: 60_000,
   // Two cores run the browser, the functions, the backend and Postgres at once: server round trips
@@ -47,7 +64,12 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+  projects: [
+    // The seed admin signs in once through /auth; tests that only need to be that admin start from it.
+    { name: 'setup', testMatch: '**/*.setup.ts', use: { ...devices['Desktop Chrome'] } },
+    { name: 'publishing', testMatch: PUBLISHING_LANE, dependencies: ['setup'], workers: 1, use: { ...devices['Desktop Chrome'] } },
+    { name: 'other', testMatch: '**/*.spec.ts', testIgnore: [...PUBLISHING_LANE, DEV_SERVER_SPEC], dependencies: ['setup'], workers: 1, use: { ...devices['Desktop Chrome'] } },
+  ],
   // The production-like server: the built site with its functions, as `npm run serve` gives it.
   webServer: process.env.E2E_BASE_URL
     ? undefined

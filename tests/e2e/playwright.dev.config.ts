@@ -10,5 +10,7 @@ export default defineConfig({
   ...base,
   testMatch: '**/local-dev-publish.spec.ts',
   testIgnore: undefined,
+  workers: 1,
+  projects: [{ name: 'dev-server', use: base.projects![0]!.use }],
   webServer: undefined,
 });

@@ -12,7 +12,10 @@
 import { expect, expectNoSeriousAxeViolations, test, waitForIslands } from './fixtures';
 import { SCALE_PRO_ID, service } from './support/backend';
 import { rebuildPublicSite } from './support/rebuild';
-import { signInAsAdmin } from './support/sign-in';
+import { openDashboard } from './support/sign-in';
+
+// Signed in as the seed admin from the start (its sign-in is the setup project's; none of these signs out).
+test.use({ signedInAs: 'seed admin' });
 
 const run = Date.now().toString(36);
 const creditedSlug = `e2e-org-credit-${run}`;
@@ -78,7 +81,7 @@ test('a delivery credited to the organization, its source and its categories, fr
   await expect(page.locator('article').first().getByText(NEW_CATEGORY)).toHaveCount(0);
 
   // Blog management: the organization's credit and the source mark.
-  await signInAsAdmin(page);
+  await openDashboard(page);
   await page.goto('/admin/blog');
   await waitForIslands(page);
   await page.getByRole('searchbox', { name: 'Search posts' }).or(page.getByLabel('Search posts')).first().fill(`Credited to the organization ${run}`);

@@ -84,3 +84,25 @@ export async function passwordSession(email: string) {
 
 /** supabase-js's localStorage key for this backend (`sb-<first label of the host>-auth-token`). */
 export const storageKey = sessionStorageKey(backendUrl);
+
+/**
+ * An organization of its own with a new admin (also a member of Scale Pro, as createUser makes every user),
+ * for a test whose assertion another test's data could change (the last active admin, a build left waiting).
+ * `remove` deletes the user and the organization with everything that belongs to it.
+ */
+export async function organizationOfItsOwn(name: string) {
+  const organization = { id: crypto.randomUUID(), name, slug: `e2e-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${crypto.randomUUID().slice(0, 8)}` };
+  const admin = await createUser('admin');
+  const inserted = await service.from('organizations').insert(organization);
+  if (inserted.error) throw new Error(`creating ${organization.slug} failed: ${inserted.error.message}`);
+  const joined = await service.from('organization_memberships').insert({ user_id: admin.id, organization_id: organization.id, role: 'admin' });
+  if (joined.error) throw new Error(`making ${admin.email} an admin of ${organization.slug} failed: ${joined.error.message}`);
+  return {
+    organization,
+    admin,
+    async remove() {
+      await removeUser(admin.email);
+      await service.from('organizations').delete().eq('id', organization.id);
+    },
+  };
+}

@@ -22,6 +22,12 @@ export async function signInAsAdmin(page: Page, email = SEED_ADMIN_EMAIL, passwo
   await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
 }
 
+/** Opens the back office as the saved seed admin and waits for the dashboard. */
+export async function openDashboard(page: Page): Promise<void> {
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+}
+
 /** Evergreen Landscaping, the seed's second organization. */
 export const EVERGREEN_ID = '10000000-0000-4000-8000-000000000002';
 
