@@ -6,7 +6,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { organizationOfItsOwn, PASSWORD, removeUser, SCALE_PRO_ID, SEED_ADMIN_ID, service } from './support/backend';
-import { openDashboard, signInAsAdmin } from './support/sign-in';
+import { openDashboard, openUsersOfOwnOrganization } from './support/sign-in';
 
 // Signed in as the seed admin from the start (its sign-in is the setup project's; none of these signs out).
 test.use({ signedInAs: 'seed admin' });
@@ -75,10 +75,7 @@ test.describe('as the admin of an organization of its own', () => {
   test('the last active admin cannot be deactivated: the refusal is explained and the switch stays on', async ({ page }) => {
     const own = await organizationOfItsOwn('Last Active Admin');
     try {
-      await signInAsAdmin(page, own.admin.email);
-      await page.getByLabel('Managing').selectOption(own.organization.id);
-      await page.goto('/admin?tab=users');
-      await expect(page.getByText(`Managing ${own.organization.name}`)).toBeVisible();
+      await openUsersOfOwnOrganization(page, own);
       const row = page.getByRole('row').filter({ hasText: own.admin.email });
       // click, not uncheck: the refused change leaves the switch on, which uncheck() would report as its failure.
       await row.getByRole('switch').click();

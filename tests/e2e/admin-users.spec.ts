@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { createUser, latestMail, organizationOfItsOwn, removeUser, SCALE_PRO_ID, service } from './support/backend';
-import { SEED_ADMIN_EMAIL, signInAsAdmin, submitSignIn } from './support/sign-in';
+import { openUsersOfOwnOrganization, SEED_ADMIN_EMAIL, signInAsAdmin, submitSignIn } from './support/sign-in';
 
 // Everything a test creates is removed right after it (users with their logs and login attempts, the
 // seed admin's log lines about them, invitations), so no test sees another's users: the last-admin test
@@ -143,10 +143,7 @@ test('the last active admin cannot be demoted: the refusal is explained and noth
   // An organization of its own: its one admin stays the last, whatever admins other tests add to Scale Pro meanwhile.
   const own = await organizationOfItsOwn('Last Admin');
   try {
-    await signInAsAdmin(page, own.admin.email);
-    await page.getByLabel('Managing').selectOption(own.organization.id);
-    await page.goto('/admin?tab=users');
-    await expect(page.getByText(`Managing ${own.organization.name}`)).toBeVisible();
+    await openUsersOfOwnOrganization(page, own);
     await page.getByLabel(`Role of ${own.admin.email}`).selectOption('viewer');
     await expect(toast(page)).toContainText('The organization must keep at least one active admin');
     const { data } = await service.from('organization_memberships').select('role, is_active')

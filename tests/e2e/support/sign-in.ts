@@ -42,3 +42,14 @@ export async function signInMemberOfBoth(page: Page, evergreenRole: 'admin' | 'e
   await submitSignIn(page, user.email);
   return user;
 }
+
+/**
+ * Signs in as the admin of an organization of its own (organizationOfItsOwn in backend.ts), chooses that
+ * organization in the header and opens its Users tab.
+ */
+export async function openUsersOfOwnOrganization(page: Page, own: { organization: { id: string; name: string }; admin: { email: string } }): Promise<void> {
+  await signInAsAdmin(page, own.admin.email);
+  await page.getByLabel('Managing').selectOption(own.organization.id);
+  await page.goto('/admin?tab=users');
+  await expect(page.getByText(`Managing ${own.organization.name}`)).toBeVisible();
+}
