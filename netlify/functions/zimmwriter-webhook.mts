@@ -26,7 +26,8 @@ const unknownToken = () => answer(404, 'Unknown webhook token');
  * POST /api/webhooks/zimmwriter/{token}: the writing tool delivers a finished article. The token names the
  * organization; the post is created or, for a slug seen before, updated (201 / 200 with
  * `{ post_id, status, url, category: { name, sent, mapped, created, needs_review } }`: the category it landed
- * in, see DeliveredCategory); a published post requests a rebuild of the site. A payload it refuses is 422
+ * in, see DeliveredCategory; and `scheduled_for: { utc, local, time_zone, queued }` for a post stored as
+ * scheduled, see ScheduledFor); a published post requests a rebuild of the site. A payload it refuses is 422
  * `{ message: 'Invalid payload: title: Title is required', details: [{ path, message }] }`. A new article that likely
  * repeats one of the organization's posts is saved as a draft marked as a possible duplicate: 200 with
  * `{ post_id, status: 'draft', url, message, duplicate_of: { post_id, title, url, reason } }`. Every delivery of a known
@@ -72,7 +73,7 @@ export default withBackend(async (req: Request): Promise<Response> => {
       );
     }
     return Response.json(
-      { post_id: post.post_id, status: post.status, url: post.url, category: post.category },
+      { post_id: post.post_id, status: post.status, url: post.url, category: post.category, ...(post.scheduled_for ? { scheduled_for: post.scheduled_for } : {}) },
       { status: post.created ? 201 : 200, headers: post.replayed ? { 'idempotent-replayed': 'true' } : undefined },
     );
   } catch (error) {

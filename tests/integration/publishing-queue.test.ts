@@ -64,6 +64,7 @@ afterAll(async () => {
 
 describe('a bulk run into the queue', () => {
   it('turns 100 deliveries at 3 a day into 100 scheduled posts over 34 days, one per slot, none lost or twice', async () => {
+    const answered: { post_id: string; status: string; scheduled_for?: { utc: string; local: string; time_zone: string; queued: boolean } }[] = [];
     for (let batch = 0; batch < 100; batch += 10) {
       const answers = await Promise.all(
         slugs.slice(batch, batch + 10).map((slug, i) =>
@@ -71,8 +72,18 @@ describe('a bulk run into the queue', () => {
         ),
       );
       expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(201));
+      answered.push(...(await Promise.all(answers.map((answer) => answer.json()))));
     }
     const posts = await queue();
+    // Each answer tells the writing tool its post's slot: in UTC, and as a wall time in the queue's zone.
+    const slots = new Map(must(await db.from('blog_posts').select('id, published_at').in('slug', slugs), 'slots').map((post) => [post.id, post.published_at]));
+    for (const answer of answered) {
+      const slot = new Date(slots.get(answer.post_id)!);
+      const wall = local(slot.toISOString(), 'America/New_York');
+      expect(answer).toMatchObject({ status: 'scheduled', scheduled_for: { utc: slot.toISOString(), time_zone: 'America/New_York', queued: true } });
+      expect(new Date(answer.scheduled_for!.local).getTime()).toBe(slot.getTime());
+      expect(answer.scheduled_for!.local).toMatch(new RegExp(`^${wall.date}T${String(Math.floor(wall.minutes / 60)).padStart(2, '0')}:${String(wall.minutes % 60).padStart(2, '0')}:00\\.000-0[45]:00$`));
+    }
     expect(posts).toHaveLength(100);
     expect(new Set(posts.map((post) => post.slug)).size).toBe(100);
     expect(posts.every((post) => post.status === 'scheduled' && new Date(post.published_at) > new Date())).toBe(true);

@@ -1,4 +1,4 @@
-import { examplePayload, listCategoryNames, loadIntegration } from '../../lib/back-office/webhook';
+import { examplePayload, listDeliveryCategories, loadIntegration } from '../../lib/back-office/webhook';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { CopyButton } from '../components/CopyButton';
 import { Badge } from '../components/ui/Badge';
@@ -24,8 +24,8 @@ const DOCS_URL = '/docs/zimmwriter-webhook-setup';
 export default function ZimmWriterTab({ organization }: AdminTabProps) {
   const client = supabaseBrowser();
   const integration = useLoad(() => loadIntegration(client, organization.id), [client, organization.id]);
-  const categories = useLoad(() => listCategoryNames(client, organization.id), [client, organization.id]);
-  const categoryNames = categories.state === 'ready' ? categories.value : [];
+  const categories = useLoad(() => listDeliveryCategories(client, organization.id), [client, organization.id]);
+  const categoryNames = categories.state === 'ready' ? categories.value.map((category) => category.name) : [];
   const example = JSON.stringify(examplePayload(categoryNames[0]), null, 2);
 
   const hasAddress = integration.state === 'ready' && integration.value !== null;
@@ -53,15 +53,24 @@ export default function ZimmWriterTab({ organization }: AdminTabProps) {
           <p className="mt-2 text-sm text-muted-foreground">No organization field is needed in the payload: the token in the URL identifies it.</p>
         </Card>
         <Card>
-          <CardHeader title="Available Categories" description="Send one of these names as category (a new name creates the category)." />
+          <CardHeader
+            title="Available Categories"
+            description="Send one of these names as category (a new name creates the category, which waits for an editor's review before visitors see it)."
+          />
           {categories.state === 'loading' && <Skeleton rows={2} label="Loading categories..." />}
           {categories.state === 'error' && <ErrorState message="Failed to load categories" />}
           {categories.state === 'ready' &&
-            (categoryNames.length ? (
+            (categories.value.length ? (
               <ul className="flex flex-wrap gap-2" aria-label="Categories">
-                {categoryNames.map((name) => (
+                {categories.value.map(({ name, needs_review }) => (
                   <li key={name}>
-                    <Badge variant="secondary">{name}</Badge>
+                    {needs_review ? (
+                      <Badge variant="warning" title="Created by a delivery; an editor approves it in Categories & Tags">
+                        {name} · awaiting review
+                      </Badge>
+                    ) : (
+                      <Badge variant="secondary">{name}</Badge>
+                    )}
                   </li>
                 ))}
               </ul>

@@ -7,7 +7,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { PUBLISH_MODES, type PublishMode } from '../../schemas/organization.ts';
 import type { WebhookPayloadInput } from '../../schemas/webhook.ts';
 import { answerMessage, postAdminFunction } from './functions.ts';
-import { formatInTimeZone } from './zoned-time.ts';
+import { formatInTimeZone, timeZoneLabel } from './zoned-time.ts';
 
 /** Where the writing tool posts, relative to the site's origin. */
 export const WEBHOOK_PATH = '/api/webhooks/zimmwriter/';
@@ -45,11 +45,17 @@ export async function rotateWebhookToken(client: SupabaseClient, organizationId:
   return data;
 }
 
-/** The organization's blog category names, alphabetically: what the payload's `category` can name. */
-export async function listCategoryNames(client: SupabaseClient, organizationId: string): Promise<string[]> {
-  const { data, error } = await client.from('blog_categories').select('name').eq('organization_id', organizationId).order('name');
+/** A category a delivery can name, and whether it waits for an editor's approval (then visitors do not see it). */
+export interface DeliveryCategory {
+  name: string;
+  needs_review: boolean;
+}
+
+/** The organization's categories by name, each with whether it awaits review. */
+export async function listDeliveryCategories(client: SupabaseClient, organizationId: string): Promise<DeliveryCategory[]> {
+  const { data, error } = await client.from('blog_categories').select('name, needs_review').eq('organization_id', organizationId).order('name');
   if (error) throw new Error(`Listing the categories of ${organizationId} failed: ${error.message}`);
-  return (data ?? []).map((row: { name: string }) => row.name);
+  return (data ?? []) as DeliveryCategory[];
 }
 
 /** One entry of the delivery log. */
@@ -65,7 +71,14 @@ export interface WebhookDelivery {
   note: string | null;
   /** The featured image: stored, none sent, or failed (the note says why); null for a refused or older delivery. */
   image: DeliveryImage | null;
-  post: { id: string; title: string } | null;
+  /** The post it stored, as it stands now (a queued post's slot moves when the queue changes). */
+  post: { id: string; title: string; status: string; published_at: string | null; queued: boolean } | null;
+}
+
+/** What a delivery log entry says of its post's going out: when a scheduled or queued post goes out, else nothing. */
+export function deliveryGoesOut(post: WebhookDelivery['post'], timeZone: string): string | null {
+  if (!post || post.status !== 'scheduled' || !post.published_at) return null;
+  return `${post.queued ? 'In the queue, goes out' : 'Scheduled, goes out'} ${formatInTimeZone(post.published_at, timeZone)} ${timeZoneLabel(timeZone, new Date(post.published_at))}`;
 }
 
 /** What happened to a delivery's featured image (webhook_deliveries.image). */
@@ -82,7 +95,7 @@ export const DELIVERY_IMAGE_LABELS: Record<DeliveryImage, string> = {
 export async function listDeliveries(client: SupabaseClient, organizationId: string, limit = 20): Promise<WebhookDelivery[]> {
   const { data, error } = await client
     .from('webhook_deliveries')
-    .select('id, received_at, status_code, webhook_name, slug, error, note, image, post:blog_posts(id, title)')
+    .select('id, received_at, status_code, webhook_name, slug, error, note, image, post:blog_posts(id, title, status, published_at, queued)')
     .eq('organization_id', organizationId)
     .order('received_at', { ascending: false })
     .limit(limit);

@@ -16,6 +16,7 @@
  * Both take the same first step, so a test refuses exactly what a real delivery refuses.
  */
 import { createHash } from 'node:crypto';
+import { TZDate } from '@date-fns/tz';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { z } from 'zod';
 import { matchCategory } from '../category-match.ts';
@@ -71,7 +72,15 @@ export type DeliveredPost = {
   created: boolean;
   duplicate_of?: DuplicateOf;
   category: DeliveredCategory;
+  /** For a post stored as scheduled (the queue's slot, or a scheduled post updated): when it goes out. */
+  scheduled_for?: ScheduledFor;
 };
+
+/**
+ * When a scheduled post goes out: the instant in UTC, the same instant as a wall time of the organization's
+ * zone (its publishing queue's, with the offset), that zone, and whether the publishing queue chose the slot.
+ */
+export type ScheduledFor = { utc: string; local: string; time_zone: string; queued: boolean };
 
 /**
  * The category a delivery's post landed in: `sent` is the name the tool sent (null: none, the default
@@ -186,7 +195,22 @@ export async function receiveDelivery(
     created,
     ...(duplicate ? { duplicate_of: duplicateOf(org, duplicate) } : {}),
     category: deliveredCategory(('payload' in delivery && delivery.payload.category) || null, category),
+    ...(status === 'scheduled' ? { scheduled_for: await scheduledFor(client, id) } : {}),
   };
+}
+
+/** When a stored scheduled post goes out (one read, only for scheduled posts: the queue's slot as it stands now). */
+async function scheduledFor(client: SupabaseClient, postId: string): Promise<ScheduledFor> {
+  const { data, error } = await client
+    .from('blog_posts')
+    .select('published_at, queued, organization:organizations(queue:publishing_queues(time_zone))')
+    .eq('id', postId)
+    .single();
+  if (error) throw new InternalError(`reading when post ${postId} goes out failed: ${error.message}`);
+  const row = data as unknown as { published_at: string; queued: boolean; organization: { queue: { time_zone: string } | null } };
+  const timeZone = row.organization.queue?.time_zone ?? 'UTC';
+  const at = new Date(row.published_at);
+  return { utc: at.toISOString(), local: new TZDate(at, timeZone).toISOString(), time_zone: timeZone, queued: row.queued };
 }
 
 /**

@@ -1,4 +1,5 @@
-import { DELIVERY_IMAGE_LABELS, listDeliveries } from '../../../lib/back-office/webhook';
+import { loadQueueSettings } from '../../../lib/back-office/publishing-queue';
+import { DELIVERY_IMAGE_LABELS, deliveryGoesOut, listDeliveries } from '../../../lib/back-office/webhook';
 import { supabaseBrowser } from '../../../lib/back-office/supabase-browser';
 import { Badge } from '../../components/ui/Badge';
 import { Button } from '../../components/ui/Button';
@@ -10,11 +11,18 @@ import { useLoad } from '../../use-load';
 
 /**
  * Recent Deliveries: what the webhook received, newest first, with the status code, the post it stored (a link
- * to its editor), what became of its featured image, and the error or note.
+ * to its editor), when a scheduled or queued post goes out (in the organization's zone), what became of its
+ * featured image, and the error or note.
  */
 export function DeliveriesCard({ organizationId }: { organizationId: string }) {
   const client = supabaseBrowser();
-  const deliveries = useLoad(() => listDeliveries(client, organizationId), [client, organizationId]);
+  const deliveries = useLoad(
+    async () => {
+      const [entries, queue] = await Promise.all([listDeliveries(client, organizationId), loadQueueSettings(client, organizationId)]);
+      return entries.map((entry) => ({ ...entry, goesOut: deliveryGoesOut(entry.post, queue.time_zone) }));
+    },
+    [client, organizationId],
+  );
   return (
     <Card>
       <CardHeader title="Recent Deliveries" description="What the webhook received, newest first." actions={<Button variant="outline" onClick={deliveries.reload}>Refresh</Button>} />
@@ -36,6 +44,11 @@ export function DeliveriesCard({ organizationId }: { organizationId: string }) {
                   <span className="font-medium">{d.slug ?? 'No post'}</span>
                 )}
                 {d.webhook_name && <span className="text-muted-foreground">from “{d.webhook_name}”</span>}
+                {d.goesOut && (
+                  <Badge variant="info" data-testid="delivery-goes-out">
+                    {d.goesOut}
+                  </Badge>
+                )}
                 {d.image && (
                   <Badge variant={d.image === 'stored' ? 'info' : d.image === 'failed' ? 'warning' : 'neutral'} data-image={d.image}>
                     {DELIVERY_IMAGE_LABELS[d.image]}
