@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DIST, ensureBuilt, htmlFiles, pageHtml, publicHtmlFiles, resolvesToFile, visibleText } from './support/built-site';
+import { DIST, ensureBuilt, htmlFiles, pageHtml, publicHtmlFiles, resolvesToFile, ROOT, visibleText } from './support/built-site';
 
 beforeAll(ensureBuilt);
 
 const officeHours = ['Monday - Friday', '9:00 AM - 6:00 PM EST', 'Saturday', '10:00 AM - 2:00 PM EST', 'Sunday', 'Closed'];
 const serviceTitles = ['Search Engine Optimization', 'Google My Business', 'Web Design', 'Pay-Per-Click Advertising', 'Analytics & Reporting', 'Content Marketing'];
-const contentJson = (file: string) => JSON.parse(readFileSync(join(DIST, '../src/content', file), 'utf8'));
+const contentJson = (file: string) => JSON.parse(readFileSync(join(ROOT, 'src/content', file), 'utf8'));
 
 describe('every page reads fully without JavaScript', () => {
   it.each<[string, string[]]>([

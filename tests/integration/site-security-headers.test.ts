@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inlineScriptHashes } from '../../src/lib/site/content-security-policy.ts';
-import { DIST, ensureBuilt, htmlFiles, netlifyFile } from './support/built-site';
+import { DIST, ensureBuilt, htmlFiles, netlifyFile, ROOT } from './support/built-site';
 
 beforeAll(ensureBuilt);
 
@@ -59,7 +59,7 @@ describe('the built site\'s headers', () => {
   });
 
   it('mark the content-hashed assets immutable (the Netlify adapter writes the rule for Netlify to read)', () => {
-    const config = JSON.parse(readFileSync(join(DIST, '../.netlify/v1/config.json'), 'utf8'));
+    const config = JSON.parse(readFileSync(join(ROOT, '.netlify/v1/config.json'), 'utf8'));
     expect(config.headers).toContainEqual({ for: '/_astro/*', values: { 'Cache-Control': 'public, max-age=31536000, immutable' } });
   });
 });

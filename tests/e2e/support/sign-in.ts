@@ -51,5 +51,6 @@ export async function openUsersOfOwnOrganization(page: Page, own: { organization
   await signInAsAdmin(page, own.admin.email);
   await page.getByLabel('Managing').selectOption(own.organization.id);
   await page.goto('/admin?tab=users');
-  await expect(page.getByText(`Managing ${own.organization.name}`)).toBeVisible();
+  await expect(page.getByLabel('Managing')).toHaveValue(own.organization.id);
+  await expect(page.getByText(`Manage staff accounts, roles and invitations of ${own.organization.name}.`)).toBeVisible();
 }

@@ -1,17 +1,21 @@
 /**
- * The built site in `dist/`, as HTML files and their visible text. Builds once when `dist/` is missing
- * (the build reads the organization from the backend, so that needs to be running). Every build a test starts
- * takes the project's build lock (netlify/local/site-build.ts): two builds at once would share Astro's and the
- * Netlify adapter's folders in the project.
+ * The built seed site the integration tests read, as HTML files and their visible text: built once per run into
+ * a folder of the suite's own (`.data/test-site/dist`, not the project's `dist/`, which the servers of the
+ * browser suites build and clean beside this one), when it is missing (the build reads the organization from the
+ * backend, so that needs to be running). Every build a test starts takes the project's build lock
+ * (netlify/local/site-build.ts): two builds at once would share Astro's and the Netlify adapter's folders in the
+ * project.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { acquireBuildLock, buildSite } from '../../../netlify/local/site-build.ts';
 
-export const DIST = join(import.meta.dirname, '../../../dist');
+/** The project's folder. */
+export const ROOT = join(import.meta.dirname, '../../..');
+export const DIST = join(ROOT, '.data', 'test-site', 'dist');
 
-/** Builds the site into `dist/` (as `npm run build`, swapped in whole) unless a build is already there. */
+/** Builds the site into DIST (as `npm run build` builds `dist/`, swapped in whole) unless a build is already there. */
 export async function ensureBuilt(): Promise<void> {
   if (existsSync(join(DIST, 'index.html'))) return;
   const failure = await buildSite({ ...process.env, SITE_BUILD_DIST: DIST });
@@ -24,10 +28,9 @@ export async function ensureBuilt(): Promise<void> {
  * stay usable after the build (a blocking spawnSync left them closed under it, and the next call failed).
  */
 export async function astroBuild(outDir: string, env: Record<string, string>): Promise<{ status: number | null; output: string }> {
-  const root = join(DIST, '..');
   const release = await acquireBuildLock(() => {});
-  const child = spawn(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', outDir], {
-    cwd: root,
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', outDir], {
+    cwd: ROOT,
     env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ...env },
   });
   let output = '';
@@ -54,13 +57,10 @@ export function pageHtml(route: string, root: string = DIST): string {
   return readFileSync(join(root, routeFile(route)), 'utf8');
 }
 
-/**
- * A file the build writes for Netlify (`_redirects`, `_headers`). `netlify serve` (the e2e server) moves
- * them from dist/ to .netlify/deploy/ once it has merged them into its configuration.
- */
+/** A file the build writes for Netlify (`_redirects`, `_headers`). */
 export function netlifyFile(name: '_redirects' | '_headers'): string {
-  const file = [join(DIST, name), join(DIST, '../.netlify/deploy', name)].find((candidate) => existsSync(candidate));
-  if (!file) throw new Error(`The build wrote no ${name} file (looked in dist/ and .netlify/deploy/)`);
+  const file = join(DIST, name);
+  if (!existsSync(file)) throw new Error(`The build wrote no ${name} file in ${DIST}`);
   return readFileSync(file, 'utf8');
 }
 

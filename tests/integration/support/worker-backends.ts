@@ -1,9 +1,9 @@
 /**
  * One backend per worker: the integration files run two at a time, and the files of one worker share its
- * backend (a seeded local instance) one after another, as the whole suite shared one before. Worker 1 uses the
- * project's own instance (`npm run test:integration` starts it); worker 2's (ports 54331/54332, data in
- * `.data/test-worker-2`, kept between runs like the project's) is started by worker-env.ts before its first
- * file, so a run of one file never starts it. This global teardown stops it when this run started it.
+ * backend (a seeded local instance) one after another, as the whole suite shared one before. Each worker's
+ * (ports 54331/54332 and 54341/54342, data in `.data/test-worker-N`, kept between runs like the project's) is
+ * started by worker-env.ts before the worker's first file, so a run of one file starts one. This global
+ * teardown stops those this run started.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
@@ -14,7 +14,7 @@ const ROOT = resolve(import.meta.dirname, '../../..');
 
 export default function setup(): () => void {
   return () => {
-    for (const backend of WORKER_BACKENDS.slice(1)) {
+    for (const backend of WORKER_BACKENDS) {
       const dataDir = join(ROOT, backend.dataDir);
       if (!existsSync(join(dataDir, STARTED_BY_SUITE))) continue;
       spawnSync(process.execPath, [join(ROOT, 'supabase/local/cli.ts'), 'stop', '--data-dir', dataDir], { cwd: ROOT });

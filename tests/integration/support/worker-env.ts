@@ -1,9 +1,9 @@
 /**
  * Points the tests of a worker at that worker's backend (see worker-backends.ts) before a test file loads:
  * the backend's URLs for the tests, the functions they call and the builds they start, and ports of the
- * worker's own for the instances and servers a test starts itself. Worker 1 keeps the defaults (the project's
- * instance on 54321, test instances on 55421, ...), so a file run on its own behaves as before. Every local
- * instance signs with the local JWT secret, so the demo keys fit them all.
+ * worker's own for the instances and servers a test starts itself. The project's own instance (54321) is left
+ * to the dev server's browser test, which `npm test` runs beside this suite; the seed's media files are still
+ * served from it. Every local instance signs with the local JWT secret, so the demo keys fit them all.
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -11,8 +11,8 @@ import { join, resolve } from 'node:path';
 import { LOCAL_SUPABASE } from '../../../src/lib/server/service-config.ts';
 
 export const WORKER_BACKENDS = [
-  { dataDir: '.data', apiPort: 54321, dbPort: 54322 },
-  { dataDir: '.data/test-worker-2', apiPort: 54331, dbPort: 54332 },
+  { dataDir: '.data/test-worker-1', apiPort: 54331, dbPort: 54332 },
+  { dataDir: '.data/test-worker-2', apiPort: 54341, dbPort: 54342 },
 ] as const;
 
 /** The file a worker leaves in its backend's data dir when it started that backend (worker-backends.ts stops it). */
@@ -23,23 +23,21 @@ const worker = Number(process.env.VITEST_POOL_ID ?? 1);
 const backend = WORKER_BACKENDS[worker - 1];
 if (!backend) throw new Error(`Integration worker ${worker} has no backend: tests/integration/vitest.config.ts runs at most ${WORKER_BACKENDS.length} workers`);
 
-if (worker > 1) {
-  startBackend(backend);
-  const apiUrl = `http://127.0.0.1:${backend.apiPort}`;
-  Object.assign(process.env, {
-    SUPABASE_URL: apiUrl,
-    PUBLIC_SUPABASE_URL: apiUrl,
-    SUPABASE_DB_URL: `postgresql://postgres:postgres@127.0.0.1:${backend.dbPort}/postgres`,
-    SUPABASE_ANON_KEY: LOCAL_SUPABASE.anonKey,
-    PUBLIC_SUPABASE_ANON_KEY: LOCAL_SUPABASE.anonKey,
-    SUPABASE_SERVICE_ROLE_KEY: LOCAL_SUPABASE.serviceRoleKey,
-    // Instances and servers a test starts itself: each worker in its own range.
-    LOCAL_BACKEND_TEST_API_PORT: String(55421 + 100 * (worker - 1)),
-    LOCAL_BACKEND_TEST_DB_PORT: String(55422 + 100 * (worker - 1)),
-    REST_TEST_API_PORT: String(56421 + 100 * (worker - 1)),
-    REST_TEST_DB_PORT: String(56422 + 100 * (worker - 1)),
-  });
-}
+startBackend(backend);
+const apiUrl = `http://127.0.0.1:${backend.apiPort}`;
+Object.assign(process.env, {
+  SUPABASE_URL: apiUrl,
+  PUBLIC_SUPABASE_URL: apiUrl,
+  SUPABASE_DB_URL: `postgresql://postgres:postgres@127.0.0.1:${backend.dbPort}/postgres`,
+  SUPABASE_ANON_KEY: LOCAL_SUPABASE.anonKey,
+  PUBLIC_SUPABASE_ANON_KEY: LOCAL_SUPABASE.anonKey,
+  SUPABASE_SERVICE_ROLE_KEY: LOCAL_SUPABASE.serviceRoleKey,
+  // Instances and servers a test starts itself: each worker in its own range.
+  LOCAL_BACKEND_TEST_API_PORT: String(55421 + 100 * (worker - 1)),
+  LOCAL_BACKEND_TEST_DB_PORT: String(55422 + 100 * (worker - 1)),
+  REST_TEST_API_PORT: String(56421 + 100 * (worker - 1)),
+  REST_TEST_DB_PORT: String(56422 + 100 * (worker - 1)),
+});
 
 /** Starts the worker's backend unless it runs already (then notes that this run started it, for the teardown). */
 function startBackend({ dataDir, apiPort, dbPort }: (typeof WORKER_BACKENDS)[number]): void {
