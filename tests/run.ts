@@ -1,12 +1,11 @@
 /**
- * `npm test`: runs the unit suite, then the integration suite with the browser spec of `npm run dev` beside it
- * (it has the project's backend to itself: the integration workers have backends of their own), then the
- * browser suite against `npm run serve` (not beside `npm run dev`: the two share the project's .netlify/). Each
- * prints its own report (the one beside, once it is done); then where the time went (each suite's wall time
- * and test count, and the ten slowest test files), and last one line `N passed, M failed[, K skipped]` summed
- * over all of them. Exits non-zero when any test failed or any suite could not run.
+ * `npm test`: runs the unit, integration and end-to-end suites one after the other (the browser suite in
+ * two runs: against `npm run serve`, then `npm run dev`'s publishing), lets each print its own report, then
+ * prints where the time went (each suite's wall time and test count, and the ten slowest test files) and
+ * ends with one line `N passed, M failed[, K skipped]` summed over all of them. Exits non-zero when any test
+ * failed or any suite could not run.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
@@ -19,19 +18,9 @@ interface Counts { passed: number; failed: number; skipped: number }
 /** A test file and the time its tests took, as its suite's report gives it. */
 interface FileTime { suite: string; file: string; seconds: number }
 
-/** Runs an npm script; its output goes straight through, or (`held`) is printed once it is done. */
-function run(script: string, env: Record<string, string>, held: boolean): Promise<number> {
-  const child = spawn('npm', ['run', '--silent', script], { stdio: held ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...env } });
-  const output: Buffer[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
-  return new Promise((resolve) => {
-    child.on('error', () => resolve(1));
-    child.on('close', (code) => {
-      if (held) process.stdout.write(Buffer.concat(output));
-      resolve(code ?? 1);
-    });
-  });
+function run(script: string, env: Record<string, string>): number {
+  const child = spawnSync('npm', ['run', '--silent', script], { stdio: 'inherit', env: { ...process.env, ...env } });
+  return child.status ?? 1;
 }
 
 type Report = { counts: Counts; files: { file: string; seconds: number }[] };
@@ -70,13 +59,13 @@ function playwrightReport(file: string): Report {
   };
 }
 
-type Suite = { script: string; file: string; env: Record<string, string>; read: (f: string) => Report };
-const unit: Suite = { script: 'test:unit', file: 'unit.json', env: {}, read: vitestReport };
-const integration: Suite = { script: 'test:integration', file: 'integration.json', env: {}, read: vitestReport };
-const e2e: Suite = { script: 'test:e2e', file: 'e2e.json', env: {}, read: playwrightReport };
-const e2eDev: Suite = { script: 'test:e2e:dev', file: 'e2e-dev.json', env: {}, read: playwrightReport };
-/** Suites of a stage run side by side; stages one after another. */
-const stages: Suite[][] = [[unit], [integration, e2eDev], [e2e]];
+const suites: { script: string; file: string; env: Record<string, string>; read: (f: string) => Report }[] = [
+  { script: 'test:unit', file: 'unit.json', env: {}, read: vitestReport },
+  { script: 'test:integration', file: 'integration.json', env: {}, read: vitestReport },
+  { script: 'test:e2e', file: 'e2e.json', env: {}, read: playwrightReport },
+  // After the suite's `npm run serve` has stopped: netlify dev and netlify serve share .netlify/ in the project.
+  { script: 'test:e2e:dev', file: 'e2e-dev.json', env: {}, read: playwrightReport },
+];
 
 // The suites start the local backend when it is not running (`ensure`); stop it afterwards only then,
 // so a developer's running backend is left alone and CI leaves no background process behind.
@@ -87,29 +76,21 @@ const broken: string[] = [];
 const timings: { suite: string; seconds: number; tests: number | null }[] = [];
 const fileTimes: FileTime[] = [];
 const startedAll = Date.now();
-// The spec of `npm run dev` starts its server on the project's backend: up before the stage that runs it.
-spawnSync('node', ['supabase/local/cli.ts', 'ensure'], { stdio: 'inherit' });
-for (const stage of stages) {
-  const beside = stage.length > 1 ? ` (beside ${stage[0]!.script})` : '';
-  await Promise.all(stage.map((suite, index) => runSuite(suite, index > 0 ? beside : '')));
-}
-
-/** Runs one suite and adds up its report; `beside` names the suite it runs beside (its output is held till done). */
-async function runSuite(suite: Suite, beside: string): Promise<void> {
+for (const suite of suites) {
   const file = join(results, suite.file);
   const started = Date.now();
-  const status = await run(suite.script, { ...suite.env, TEST_REPORT_FILE: file }, beside !== '');
+  const status = run(suite.script, { ...suite.env, TEST_REPORT_FILE: file });
   let report: Report | undefined;
   try {
     report = suite.read(file);
   } catch {
     report = undefined;
   }
-  timings.push({ suite: `${suite.script}${beside}`, seconds: (Date.now() - started) / 1000, tests: report ? report.counts.passed + report.counts.failed + report.counts.skipped : null });
+  timings.push({ suite: suite.script, seconds: (Date.now() - started) / 1000, tests: report ? report.counts.passed + report.counts.failed + report.counts.skipped : null });
   if (!report) {
     broken.push(`${suite.script} produced no report (exit ${status})`);
     total.failed += 1;
-    return;
+    continue;
   }
   fileTimes.push(...report.files.map((each) => ({ suite: suite.script, ...each })));
   const { counts } = report;
@@ -129,10 +110,7 @@ for (const line of broken) console.error(`✗ ${line}`);
 console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
 process.exit(total.failed > 0 ? 1 : 0);
 
-/**
- * Where the time went: a table per suite (wall time, tests, share of the run; a suite run beside another
- * overlaps it), then the ten slowest files.
- */
+/** Where the time went: a table per suite (wall time, tests, share of the run), then the ten slowest files. */
 function printTimings(): void {
   const all = (Date.now() - startedAll) / 1000;
   const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, '0')}`;

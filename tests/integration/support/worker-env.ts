@@ -2,8 +2,8 @@
  * Points the tests of a worker at that worker's backend (see worker-backends.ts) before a test file loads:
  * the backend's URLs for the tests, the functions they call and the builds they start, and ports of the
  * worker's own for the instances and servers a test starts itself. The project's own instance (54321) is left
- * to the dev server's browser test, which `npm test` runs beside this suite; the seed's media files are still
- * served from it. Every local instance signs with the local JWT secret, so the demo keys fit them all.
+ * to the developer's servers and the browser suites (the seed's media files are still served from it, so the
+ * script starts it). Every local instance signs with the local JWT secret, so the demo keys fit them all.
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
