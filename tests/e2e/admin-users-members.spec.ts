@@ -158,8 +158,6 @@ test('an invitation accepted in another browser shows as Accepted, the member ap
   await page.goto('/admin?tab=users&view=invitations');
   const row = page.getByRole('row').filter({ hasText: invitation.email });
   await expect(row.getByTestId('invitation-state')).toHaveText('Pending');
-  const pending = await statValue(page, 'Pending Invites');
-  const total = await statValue(page, 'Total Users');
 
   // The invitee accepts through the real API, in the background (another browser, as far as this page knows).
   const accepted = await request.post('/api/invitations/accept', { data: { token: invitation.token, full_name: 'Live Joiner', password: 'Joined-Live-2026' } });
@@ -169,8 +167,8 @@ test('an invitation accepted in another browser shows as Accepted, the member ap
   // The page asks again on its own while it is shown.
   await page.clock.runFor(LIVE_RELOAD_INTERVAL_MS);
   await expect(row.getByTestId('invitation-state')).toHaveText('Accepted');
-  // The counts moved with it (others may change members meanwhile: the database says by how much).
-  expect([await statValue(page, 'Pending Invites'), await statValue(page, 'Total Users')]).not.toEqual([pending, total]);
+  // The counts moved with it: the page shows the database's counts, the acceptance included (tests in the other
+  // lane add and remove members meanwhile, so the numbers before and after can happen to be the same).
   await expectCountsOfDatabase(page, () => page.clock.runFor(LIVE_RELOAD_INTERVAL_MS));
 
   // The members list, opened before another change, follows it when the admin comes back to the window.
