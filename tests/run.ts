@@ -113,7 +113,10 @@ process.exit(total.failed > 0 ? 1 : 0);
 /** Where the time went: a table per suite (wall time, tests, share of the run), then the ten slowest files. */
 function printTimings(): void {
   const all = (Date.now() - startedAll) / 1000;
-  const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, '0')}`;
+  const clock = (seconds: number) => {
+    const whole = Math.round(seconds);
+    return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+  };
   const rows = [
     ['suite', 'wall time', 'tests', 'share'],
     ...timings.map(({ suite, seconds, tests }) => [suite, clock(seconds), tests === null ? 'no report' : String(tests), `${Math.round((100 * seconds) / all)}%`]),
