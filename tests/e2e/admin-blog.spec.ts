@@ -38,8 +38,12 @@ async function signInAs(page: Page, role: 'editor' | 'viewer') {
   await expect(page.getByText('Welcome to blog management.')).toBeVisible();
 }
 
+/** Searches the list and waits until it shows only matching posts (the search is debounced: a click on the
+ * unfiltered list could land on a card the filtered one replaces). */
 async function search(page: Page, term: string) {
   await page.getByLabel('Search posts').fill(term);
+  await expect(page.getByTestId('post-card').first()).toContainText(term);
+  await expect(page.getByTestId('post-card').filter({ hasNotText: term })).toHaveCount(0);
 }
 
 test('an editor publishes, renames, schedules and deletes posts', async ({ page }) => {

@@ -39,6 +39,8 @@ test('Back to Blog returns to the list page the reader came from', async ({ page
   await page.goto('/blog/page/2');
   await page.locator('[data-post-grid] h3 a').first().click();
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  // The link goes back in history once its script ran (before that it is a plain link to /blog).
+  await page.waitForLoadState('load');
   await page.getByRole('link', { name: 'Back to Blog' }).click();
   await expect(page).toHaveURL(/\/blog\/page\/2$/);
 
