@@ -1,12 +1,12 @@
 /**
- * Publishing at the writer's pace (issue 31), on a site served exactly as `npm run serve` serves it (the
- * local scheduler, the default 60 s quiet window, a lone change building at once), against the bench's own
- * seeded backend:
+ * Publishing at the writer's pace, on a site served exactly as `npm run serve` serves it (the local scheduler,
+ * the build queue of src/lib/server/rebuilds.ts: one build running and one waiting, no quiet window), against
+ * the bench's own seeded backend:
  * - publish to live: a lone post, delivered by the webhook or published by an editor (REST as the editor,
  *   then the back office's POST /api/admin/send-due-rebuilds, as the editor's browser does), until its public
- *   URL answers 200. Median of RUNS each; every run starts after a quiet window, so it is a lone publish.
- *   Budget 30 s at the seed's size.
- * - a burst of 50 deliveries (5 clients): builds started for it (budget 2) and the time until all 50 are live.
+ *   URL answers 200. Median of RUNS each; every run starts with no build in flight. Budget 30 s at the seed's size.
+ * - a writing tool's run: 10 deliveries 20 s apart, each until its page answers; budget 60 s for the slowest.
+ * - a burst of 50 deliveries (5 clients): builds started for it and the time until all 50 are live (budget 120 s).
  * - the duplicate gate's check (private.likely_duplicate, timed in Postgres) with 10,000 posts in the
  *   organization, for a new article and for a repeat: median of 20 each, budget 50 ms.
  */
@@ -20,8 +20,9 @@ import { withServedSite, type ServedSite } from './served-site.ts';
 const SCALE_PRO = '10000000-0000-4000-8000-000000000001';
 const TOKEN = 'dev-zimmwriter-token-scale-pro';
 const RUNS = Number(process.env.BENCH_PUBLISH_RUNS ?? 3);
-const QUIET_WINDOW_MS = 60_000;
 const BURST = 50;
+const RUN_LENGTH = 10;
+const RUN_SPACING_MS = 20_000;
 const LIVE_TIMEOUT_MS = 600_000;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
@@ -48,22 +49,22 @@ async function untilLive(baseUrl: string, paths: string[], since: number): Promi
 }
 
 /**
- * Waits until no build runs and the last request was made and sent a quiet window ago, so the next change is
- * a lone one (claim_due_site_rebuilds holds a change that comes within the window of a send: a burst's
- * follow-up build, sent by the scheduler's tick, would otherwise be followed by a third build).
+ * Waits until nothing is pending and no build is in flight (none reports `building`, and the last batch sent
+ * has had its build start and end), so the next change is sent at once.
  */
-async function untilQuiet(db: SupabaseClient): Promise<void> {
+async function untilIdle(db: SupabaseClient): Promise<void> {
   for (;;) {
-    const [{ data: building }, { data: last }, { data: sent }] = await Promise.all([
+    const [{ data: building }, { data: pending }, { data: sent }] = await Promise.all([
       db.from('site_deploys').select('id').eq('organization_id', SCALE_PRO).eq('state', 'building'),
-      db.from('site_rebuild_requests').select('requested_at, status').eq('organization_id', SCALE_PRO).order('requested_at', { ascending: false }).limit(1),
+      db.from('site_rebuild_requests').select('id').eq('organization_id', SCALE_PRO).eq('status', 'pending').limit(1),
       db.from('site_rebuild_requests').select('sent_at').eq('organization_id', SCALE_PRO).not('sent_at', 'is', null).order('sent_at', { ascending: false }).limit(1),
     ]);
-    const lastAt = Math.max(last?.[0] ? Date.parse(last[0].requested_at) : 0, sent?.[0] ? Date.parse(sent[0].sent_at) : 0);
-    const pending = last?.[0]?.status === 'pending';
-    const wait = lastAt + QUIET_WINDOW_MS + 1000 - Date.now();
-    if (!building?.length && !pending && wait <= 0) return;
-    await sleep(Math.max(1000, Math.min(wait, 5000)));
+    const lastSent = sent?.[0]?.sent_at as string | undefined;
+    const { data: after } = lastSent
+      ? await db.from('site_deploys').select('id').eq('organization_id', SCALE_PRO).gte('started_at', lastSent).neq('state', 'building').limit(1)
+      : { data: [{}] };
+    if (!building?.length && !pending?.length && after?.length) return;
+    await sleep(1000);
   }
 }
 
@@ -126,7 +127,7 @@ export function measurePublishing(): Promise<Figure[]> {
       const lone: Record<'delivery' | 'editor', number[]> = { delivery: [], editor: [] };
       for (let i = 0; i < RUNS; i += 1) {
         for (const kind of ['delivery', 'editor'] as const) {
-          await untilQuiet(db);
+          await untilIdle(db);
           const slug = `${run}-${kind}-${i}`;
           const started = performance.now();
           if (kind === 'delivery') await deliver(site.baseUrl, `Lone delivery ${run} ${i}`, slug);
@@ -136,7 +137,20 @@ export function measurePublishing(): Promise<Figure[]> {
         }
       }
 
-      await untilQuiet(db);
+      // A writing tool's run: one article every 20 s; each is timed from its own delivery to its page.
+      await untilIdle(db);
+      const runStarted = performance.now();
+      const runLive = await Promise.all(Array.from({ length: RUN_LENGTH }, async (_, i) => {
+        await sleep(Math.max(0, runStarted + i * RUN_SPACING_MS - performance.now()));
+        const slug = `${run}-run-${i}`;
+        const delivered = performance.now();
+        await deliver(site.baseUrl, `Run article ${run} ${i}`, slug);
+        const seconds = await untilLive(site.baseUrl, [`/blog/${slug}`], delivered) / 1000;
+        console.log(`[bench publishing] run article ${i + 1}/${RUN_LENGTH}: live ${seconds.toFixed(1)} s after its delivery`);
+        return seconds;
+      }));
+
+      await untilIdle(db);
       const burstStarted = new Date().toISOString();
       const started = performance.now();
       const slugs = Array.from({ length: BURST }, (_, i) => `${run}-burst-${i}`);
@@ -168,8 +182,10 @@ export function measurePublishing(): Promise<Figure[]> {
       return [
         figure('Lone publish to live, webhook delivery (npm run serve, seed size)', 's', lone.delivery, 30),
         figure('Lone publish to live, editor\'s Publish (npm run serve, seed size)', 's', lone.editor, 30),
-        figure(`Burst of ${BURST} deliveries: builds started`, 'builds', [builds ?? 0], 2),
-        figure(`Burst of ${BURST} deliveries: time until all are live`, 's', [burstLive]),
+        figure(`Run of ${RUN_LENGTH} deliveries ${RUN_SPACING_MS / 1000} s apart: delivery to live, each`, 's', runLive),
+        figure(`Run of ${RUN_LENGTH} deliveries ${RUN_SPACING_MS / 1000} s apart: delivery to live, the slowest`, 's', [Math.max(...runLive)], 60),
+        figure(`Burst of ${BURST} deliveries: builds started`, 'builds', [builds ?? 0]),
+        figure(`Burst of ${BURST} deliveries: time until all are live`, 's', [burstLive], 120),
         figure('Duplicate check at 10,000 posts: a new article', 'ms', fresh, 50),
         figure('Duplicate check at 10,000 posts: a repeated body', 'ms', repeat, 50),
       ];

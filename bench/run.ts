@@ -3,7 +3,7 @@
  * `bench/report.json` (the same figures), and exits non-zero when a median breaks its budget.
  * `npm run bench:scale` (`-- scale`) measures the blog at 10,000 posts, which takes longer than the default run
  * may, into its own `bench/scale-report.md` / `.json`; `npm run bench:publishing` (`-- publishing`) measures
- * publishing to live (mostly waiting out quiet windows, about 12 minutes) into `bench/publishing-report.md` / `.json`.
+ * publishing to live (lone publishes, a run of articles, a burst; several minutes) into `bench/publishing-report.md` / `.json`.
  * Not part of `npm test`: figures depend on the machine, budgets are checked here, never in tests.
  */
 import { writeFileSync } from 'node:fs';

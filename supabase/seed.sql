@@ -179,7 +179,7 @@ values ('10000000-0000-4000-8000-000000000001', encode(extensions.digest('dev-zi
 insert into public.webhook_deliveries (organization_id, received_at, status_code, post_id, slug) values
   ('10000000-0000-4000-8000-000000000001', now() - interval '3 days', 201, '40000000-0000-4000-8000-000000000004', 'web-design-trends-that-convert');
 insert into public.site_rebuild_requests (organization_id, reason, requested_at, sent_at, finished_at, status) values
-  ('10000000-0000-4000-8000-000000000001', 'post published', now() - interval '3 days', now() - interval '3 days', now() - interval '3 days', 'succeeded');
+  ('10000000-0000-4000-8000-000000000001', 'post published', now() - interval '3 days', now() - interval '3 days', now() - interval '3 days', 'hook_called');
 
 insert into public.user_activity_logs (user_id, organization_id, action, resource_type, resource_id, details, created_at) values
   ('20000000-0000-4000-8000-000000000001', '10000000-0000-4000-8000-000000000001', 'admin_login_success', null, null, '{}', now() - interval '1 day'),

@@ -1,6 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { assertFresh, deployEvent, DeployNotificationSchema, verifyDeployNotification } from '../../src/lib/server/deploy-events.ts';
 import { HttpError, message, readText, serverError } from '../../src/lib/server/http.ts';
+import { describeBatch, flushDueRebuilds } from '../../src/lib/server/rebuilds.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 import { siteOrganizationId } from '../../src/lib/server/site-organization.ts';
 import { withBackend } from '../../src/lib/server/backend.ts';
@@ -12,9 +13,9 @@ const MAX_BODY_BYTES = 256_000;
  * POST /api/deploy-events: Netlify's deploy notifications (started, succeeded, failed), configured as
  * outgoing webhooks signed with DEPLOY_NOTIFICATION_SECRET (see src/lib/server/deploy-events.ts). A verified
  * notification of a production deploy records the build of this site's organization (record_site_deploy);
- * the admin header shows it. 202 recorded or ignored (another context or state), 401 unverified or over an hour
- * old (a replay), 400 not a
- * deploy, 503 when no secret is configured: in every refusal nothing is written.
+ * the admin header shows it; a build's end sends the organization's next build if changes waited for it.
+ * 202 recorded or ignored (another context or state), 401 unverified or over an hour old (a replay), 400 not
+ * a deploy, 503 when no secret is configured: in every refusal nothing is written.
  */
 export default withBackend(async (req: Request): Promise<Response> => {
   try {
@@ -45,11 +46,24 @@ export default withBackend(async (req: Request): Promise<Response> => {
       p_url: event.url,
     });
     if (error) throw new Error(`record_site_deploy failed: ${error.message}`);
+    if (event.state !== 'building') await sendNextBuild(organizationId);
     return message(202, `Recorded: deploy ${event.state}.`);
   } catch (error) {
     if (error instanceof HttpError) return message(error.status, error.message);
     return serverError('The deploy notification could not be recorded', error);
   }
 });
+
+/**
+ * A build ended: what waited during it goes out now, as Netlify's queue would start its waiting build. A
+ * failure here only delays that build to the scheduler's next tick, so it is logged, not answered.
+ */
+async function sendNextBuild(organizationId: string): Promise<void> {
+  try {
+    for (const batch of await flushDueRebuilds(serviceClient(), { organizationId })) console.log(`deploy-events: next build of ${describeBatch(batch)}`);
+  } catch (error) {
+    console.error(`deploy-events: the next build could not be sent (the scheduler sends it): ${(error as Error).message}`);
+  }
+}
 
 export const config: Config = { path: '/api/deploy-events', method: 'POST' };

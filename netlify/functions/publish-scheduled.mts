@@ -1,13 +1,13 @@
 import type { Config } from '@netlify/functions';
 import { serverError } from '../../src/lib/server/http.ts';
-import { flushDueRebuilds } from '../../src/lib/server/rebuilds.ts';
+import { describeBatch, flushDueRebuilds } from '../../src/lib/server/rebuilds.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 import { withBackend } from '../../src/lib/server/backend.ts';
 
 /**
  * Every minute: publishes the scheduled posts whose time has come (publish_due_posts; the posts' trigger
- * records each organization's rebuild request in the same transaction), then sends every rebuild whose
- * quiet window has passed (see src/lib/server/rebuilds.ts for why the flush lives here). Answers a summary,
+ * records each organization's rebuild request in the same transaction), then sends every rebuild that is due:
+ * of organizations with no build in flight, and the retries of failures (see src/lib/server/rebuilds.ts). Answers a summary,
  * for logs and tests.
  */
 export default withBackend(async (_req: Request): Promise<Response> => {
@@ -29,7 +29,7 @@ async function publishAndRebuild(): Promise<Response> {
 
   const flushed = await flushDueRebuilds(client);
   for (const batch of flushed) {
-    console.log(`publish-scheduled: rebuild of ${batch.organization_slug} (${batch.request_count} request(s)): ${batch.outcome}${batch.error ? ` (${batch.error})` : ''}`);
+    console.log(`publish-scheduled: rebuild of ${describeBatch(batch)}`);
   }
   return Response.json({
     published: posts.map((post) => post.post_id),

@@ -144,6 +144,23 @@ export async function configureBuildHook(client: SupabaseClient, slug: string, u
   return { organizationId, hook: url };
 }
 
+/**
+ * Stores `url` as the build hook of the organization `slug` when it has none, as after the database was reset
+ * under the running server; a hook it has (another local server's, a real one, a test's) is left alone.
+ * Answers the organization's id when it stored the hook, else null.
+ */
+export async function restoreBuildHook(client: SupabaseClient, slug: string, url: string): Promise<string | null> {
+  const { data: organization, error } = await client.from('organizations').select('id').eq('slug', slug).maybeSingle();
+  if (error) throw new Error(`Could not read the organization ${slug}: ${error.message}`);
+  if (!organization) return null;
+  const { data, error: writeError } = await client
+    .from('site_rebuild_settings')
+    .upsert({ organization_id: organization.id, build_hook_url: url }, { onConflict: 'organization_id', ignoreDuplicates: true })
+    .select('organization_id');
+  if (writeError) throw new Error(`Could not store the local build hook of ${slug}: ${writeError.message}`);
+  return data.length > 0 ? (organization.id as string) : null;
+}
+
 /** Removes the organization's build hook if it is still `url` (another local server may have taken it over). */
 export async function removeBuildHook(client: SupabaseClient, organizationId: string, url: string): Promise<void> {
   const { error } = await client.from('site_rebuild_settings').delete().eq('organization_id', organizationId).eq('build_hook_url', url);

@@ -15,7 +15,8 @@
  * `dev` the refresh of astro dev (dev-refresh.ts); either reports through deploy notifications signed with
  * DEPLOY_NOTIFICATION_SECRET, which the functions get from this process (a random one when it is unset). On
  * a stop signal the hook stops first (the running build reports its failure while the functions still
- * answer) and removes itself from the organization's settings.
+ * answer) and removes itself from the organization's settings. When the database is reset under the server,
+ * the hook stores itself again within ten seconds and rebuilds.
  */
 import { spawn } from 'node:child_process';
 import { get } from 'node:http';
@@ -26,11 +27,11 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FUNCTION_BODY_LIMIT_BYTES } from '../../src/lib/server/http.ts';
 import { localSiteOrganizationSlug } from '../../src/lib/server/local-site.ts';
-import { isLoopbackUrl } from '../../src/lib/server/rebuilds.ts';
+import { isLoopbackUrl, requestRebuild } from '../../src/lib/server/rebuilds.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 import { serviceSupabaseConfig } from '../../src/lib/server/service-config.ts';
 import { createBodyLimitProxy } from './body-limit-proxy.ts';
-import { configureBuildHook, removeBuildHook, startBuildHook, type BuildHook } from './build-hook.ts';
+import { configureBuildHook, removeBuildHook, restoreBuildHook, startBuildHook, type BuildHook } from './build-hook.ts';
 import { refreshAstroDev } from './dev-refresh.ts';
 import { schedulerDisabled, startScheduler, type Scheduler } from './scheduler.ts';
 import { buildSite } from './site-build.ts';
@@ -139,7 +140,32 @@ async function startLocalBuildHook(siteUrl: string): Promise<void> {
   else {
     hook.organizationId = configured.organizationId;
     log(`rebuilds of ${slug} come here (${server.url}); other organizations have no build hook locally`);
+    keepBuildHook(slug, server.url, log);
   }
+}
+
+/** How often the server checks that its build hook is still stored. */
+const HOOK_CHECK_MS = 10_000;
+
+/**
+ * A database reset under the running server (`npm run db:reset`) removes its build hook: every rebuild would
+ * then be skipped. Checks every HOOK_CHECK_MS and stores it again, then rebuilds, so the site shows the
+ * database it now has. Unreachable backends (a reset in progress) are tried again at the next check.
+ */
+function keepBuildHook(slug: string, url: string, log: (line: string) => void): void {
+  const timer = setInterval(async () => {
+    if (!hook || hook.server.url !== url) return clearInterval(timer);
+    try {
+      const organizationId = await restoreBuildHook(serviceClient(), slug, url);
+      if (!organizationId) return;
+      hook.organizationId = organizationId;
+      log(`the database had lost the build hook of ${slug} (reset?): stored it again, and rebuilding`);
+      await requestRebuild(serviceClient(), { id: organizationId, slug }, 'Build hook stored again after a database reset');
+    } catch (error) {
+      log(`could not check the build hook: ${(error as Error).message}`);
+    }
+  }, HOOK_CHECK_MS);
+  timer.unref();
 }
 
 /** Stops the local build hook (the running build reports its end) and removes it from the settings. */

@@ -74,7 +74,7 @@ export function describeRun(status: number, body: string): string {
   const summary = parsed as { published?: unknown; rebuilds?: unknown } | undefined;
   if (status < 400 && summary && Array.isArray(summary.published) && Array.isArray(summary.rebuilds)) {
     const rebuilds = (summary.rebuilds as { organization_slug?: string; request_count?: number; outcome?: string; error?: string }[]).map(
-      (batch) => `${batch.organization_slug} (${batch.request_count} request(s)) ${batch.outcome}${batch.error ? `: ${batch.error}` : ''}`,
+      (batch) => `${batch.organization_slug} (${batch.request_count} request(s)) ${batch.outcome?.replace('_', ' ')}${batch.error ? `: ${batch.error}` : ''}`,
     );
     return `published ${summary.published.length} post(s), rebuilds: ${rebuilds.length ? rebuilds.join('; ') : 'none due'}`;
   }

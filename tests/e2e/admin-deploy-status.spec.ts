@@ -3,7 +3,8 @@
  * waiting"; the local build it starts shows "Building since", then "Up to date" with a link, and blog
  * management marks published posts Live. A build whose hook fails shows "Build failed" with the reason, and
  * the admin's Retry sends it again; Netlify's signed deploy notifications (simulated, signed with the served
- * site's DEPLOY_NOTIFICATION_SECRET) then drive it through "Building" to "Up to date".
+ * site's DEPLOY_NOTIFICATION_SECRET) then drive it through "Building" to a failed build (its reason, when it is
+ * tried again by itself, Retry), and the retried build to "Up to date".
  */
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -53,6 +54,9 @@ test.afterAll(async () => {
   await service.from('organizations').update({ settings: original }).eq('id', SCALE_PRO_ID);
   await restoreServedHook();
   await service.from('site_deploys').delete().eq('organization_id', SCALE_PRO_ID).eq('source', 'netlify').gte('started_at', since);
+  // Its requests too: without the simulated builds above, the batches sent to the test's own hook would look
+  // like builds still to start, and hold the next spec's build.
+  await service.from('site_rebuild_requests').delete().eq('organization_id', SCALE_PRO_ID).gte('requested_at', since);
 });
 
 test('a saved change waits, the local build runs, and the site is up to date with its posts Live', async ({ page }) => {
@@ -83,7 +87,7 @@ test('a saved change waits, the local build runs, and the site is up to date wit
   await expect(published.first().getByRole('link', { name: /^View / })).toHaveAttribute('href', /^\/blog\//);
 });
 
-test('a failed build shows its reason with Retry; the retried build reports through signed deploy notifications', async ({ page }) => {
+test('a failed hook call and a failed build show their reason with Retry; the retried build reports through signed deploy notifications', async ({ page }) => {
   test.setTimeout(120_000);
   let answer = 500;
   const hookCalls: string[] = [];
@@ -113,24 +117,59 @@ test('a failed build shows its reason with Retry; the retried build reports thro
     expect(hookCalls.length).toBe(4);
 
     // Netlify builds and says so, signed; a notification signed with another secret changes nothing.
-    const deployId = `e2e-${Date.now()}`;
-    const event = async (state: string, secret = E2E_DEPLOY_NOTIFICATION_SECRET) => {
-      const body = JSON.stringify({ id: deployId, state, context: 'production', created_at: new Date().toISOString(), ssl_url: 'https://scalepromarketing.com' });
+    const event = async (deployId: string, state: string, { secret = E2E_DEPLOY_NOTIFICATION_SECRET, error }: { secret?: string; error?: string } = {}) => {
+      const body = JSON.stringify({ id: deployId, state, context: 'production', created_at: new Date().toISOString(), ssl_url: 'https://scalepromarketing.com', error_message: error ?? null });
       const signature = await new SignJWT({ sha256: createHash('sha256').update(body).digest('hex') })
         .setProtectedHeader({ alg: 'HS256' })
         .setIssuer('netlify')
         .sign(new TextEncoder().encode(secret));
       return page.request.post('/api/deploy-events', { data: body, headers: { 'content-type': 'application/json', 'x-webhook-signature': signature } });
     };
-    expect((await event('ready', 'not-the-secret')).status()).toBe(401);
+    const first = `e2e-${Date.now()}`;
+    expect((await event(first, 'ready', { secret: 'not-the-secret' })).status()).toBe(401);
     await expect(status(page)).toHaveAttribute('data-state', 'requested');
-    expect((await event('building')).status()).toBe(202);
+    expect((await event(first, 'building')).status()).toBe(202);
     await expect(status(page)).toHaveAttribute('data-state', 'building');
-    expect((await event('ready')).status()).toBe(202);
+
+    // The build itself fails: the header says why, that it is tried again by itself, and offers Retry.
+    expect((await event(first, 'error', { error: 'Build script returned non-zero exit code: 2' })).status()).toBe(202);
+    await expect(status(page)).toHaveAttribute('data-state', 'failed');
+    await expect(status(page)).toContainText('Build failed');
+    await expect(status(page)).toContainText('Build script returned non-zero exit code: 2');
+    await expect(status(page)).toContainText(/It is tried again by itself at \d{1,2}:\d{2}/);
+    await status(page).getByRole('button', { name: 'Retry' }).click();
+    await expect(status(page)).toHaveAttribute('data-state', 'requested');
+    expect(hookCalls.length).toBe(5);
+
+    const second = `${first}-retried`;
+    expect((await event(second, 'building')).status()).toBe(202);
+    await expect(status(page)).toHaveAttribute('data-state', 'building');
+    expect((await event(second, 'ready')).status()).toBe(202);
     await expect(status(page)).toHaveAttribute('data-state', 'live');
     await expect(status(page).getByRole('link', { name: /View live site/ })).toHaveAttribute('href', 'https://scalepromarketing.com');
   } finally {
     await new Promise<void>((resolve) => hook.close(() => resolve()));
     await restoreServedHook();
+  }
+});
+
+test('the served site stores its build hook again when the database lost it (as after a reset), and asks for a rebuild', async () => {
+  const hookOf = async () => (await service.from('site_rebuild_settings').select('build_hook_url').eq('organization_id', SCALE_PRO_ID).maybeSingle()).data?.build_hook_url ?? null;
+  const stored = await hookOf();
+  expect(stored).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/build_hooks\/local-/);
+  const from = new Date().toISOString();
+  const reason = 'Build hook stored again after a database reset';
+  try {
+    await service.from('site_rebuild_settings').delete().eq('organization_id', SCALE_PRO_ID);
+    expect(await hookOf()).toBeNull();
+    // The server checks every 10 s.
+    await expect.poll(hookOf, { timeout: 30_000, intervals: [1000] }).toBe(stored);
+    await expect
+      .poll(async () => (await service.from('site_rebuild_requests').select('reason').eq('organization_id', SCALE_PRO_ID).eq('reason', reason).gte('requested_at', from)).data?.length)
+      .toBe(1);
+  } finally {
+    await restoreServedHook();
+    // The served site holds its builds (playwright.config.ts): the request waits; the next spec's build takes it.
+    await service.from('site_rebuild_requests').delete().eq('organization_id', SCALE_PRO_ID).eq('reason', reason).gte('requested_at', from);
   }
 });

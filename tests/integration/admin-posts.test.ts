@@ -182,7 +182,7 @@ describe('POST /api/admin/rebuild (the Retry of a failed build)', () => {
       const { request_id, started } = (await response.json()) as { request_id: string; started: boolean };
       expect(started).toBe(true);
       const { data } = await service.from('site_rebuild_requests').select('organization_id, reason, status').eq('id', request_id).single();
-      expect(data).toEqual({ organization_id: seed.scalePro, reason: 'Rebuild requested by an admin', status: 'succeeded' });
+      expect(data).toEqual({ organization_id: seed.scalePro, reason: 'Rebuild requested by an admin', status: 'hook_called' });
       expect(receiver.calls).toHaveLength(1);
     } finally {
       await setBuildHook(seed.scalePro, null);

@@ -73,8 +73,8 @@ const batchRows = async (batchId: string) => must(await db.from('site_rebuild_re
 async function rebuildShownOrganization(reason: string): Promise<Seen[]> {
   const from = seen.length;
   const { flushed } = await requestRebuild(serviceClient(), SCALE_PRO, reason, atOnce());
-  expect(flushed).toMatchObject([{ organization_slug: 'scale-pro', outcome: 'succeeded' }]);
-  expect(await batchRows(flushed[0]!.batch_id)).toEqual([expect.objectContaining({ status: 'succeeded', attempts: 1, error: null })]);
+  expect(flushed).toMatchObject([{ organization_slug: 'scale-pro', outcome: 'hook_called' }]);
+  expect(await batchRows(flushed[0]!.batch_id)).toEqual([expect.objectContaining({ status: 'hook_called', attempts: 1, error: null })]);
   await expect.poll(() => seen.slice(from).map((n) => n.state), { timeout: 240_000, interval: 500 }).toEqual(expect.arrayContaining([expect.stringMatching(/^(ready|error)$/)]));
   return seen.slice(from);
 }

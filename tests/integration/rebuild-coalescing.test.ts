@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { check, db, EVERGREEN, must, removeTestRows, SCALE_PRO, setBuildHook, startHookReceiver, webhookRequest } from './support/webhook-backend.ts';
 import publishScheduled from '../../netlify/functions/publish-scheduled.mts';
 import webhook from '../../netlify/functions/zimmwriter-webhook.mts';
@@ -31,6 +31,7 @@ beforeAll(async () => {
   process.env.REBUILD_RETRY_BASE_MS = '20';
   process.env.REBUILD_AT_ONCE = 'on'; // the suite's default is off (see vitest.config.ts)
 });
+beforeEach(() => settle());
 afterEach(() => {
   process.env.REBUILD_QUIET_WINDOW_MS = String(QUIET_WINDOW_MS);
 });
@@ -42,27 +43,54 @@ afterAll(async () => {
   await setBuildHook(SCALE_PRO.id, null);
   await receiver.close();
   await removeTestRows({ postSlugs: [...slugs, ...lonePosts], organizationIds: [SCALE_PRO.id], since });
+  check(await db.from('site_deploys').delete().like('external_id', `${run}-%`), 'remove deploys');
 });
 
-describe('rebuild requests', () => {
-  it('build a burst of 20 concurrent deliveries in two builds: the first change at once, the rest together once the burst is quiet', async () => {
-    await sleep(QUIET_WINDOW_MS + 200); // a quiet spell before the burst: its first change is a lone one
+/** Records a build of Scale Pro as Netlify's notifications would (`building`, `succeeded`, `failed`). */
+const deployEvent = async (id: string, state: 'building' | 'succeeded' | 'failed', startedAt?: string) =>
+  check(await db.rpc('record_site_deploy', { p_organization_id: SCALE_PRO.id, p_source: 'netlify', p_external_id: `${run}-${id}`, p_state: state, p_started_at: startedAt ?? null }), state);
+
+/** Moves Scale Pro's builds and sent requests eleven minutes into the past, as if that time had passed. */
+async function elevenMinutesPass(): Promise<void> {
+  const client = new pg.Client({ connectionString: backend.dbUrl });
+  await client.connect();
+  try {
+    await client.query("update public.site_deploys set started_at = started_at - interval '11 minutes', finished_at = finished_at - interval '11 minutes' where organization_id = $1", [SCALE_PRO.id]);
+    // requested_at stays: the test's rows are still found by their time, and removed with the others.
+    await client.query("update public.site_rebuild_requests set sent_at = sent_at - interval '11 minutes' where organization_id = $1 and sent_at is not null", [SCALE_PRO.id]);
+  } finally {
+    await client.end();
+  }
+}
+
+let settled = 0;
+/**
+ * Scale Pro's builds report, and every batch sent so far has had its build (one that started now and
+ * succeeded): nothing is in flight, and a batch sent from here holds the next until its own build starts and ends.
+ */
+const settle = () => deployEvent(`settled-${(settled += 1)}`, 'succeeded');
+
+describe('rebuild requests: one build running, one waiting, no quiet window', () => {
+  it('build a burst of 20 concurrent deliveries in two builds: the first change at once, the other 19 together as soon as that build ends', async () => {
     const responses = await Promise.all(
       slugs.map((slug, i) => webhook(webhookRequest(SCALE_PRO.token, { title: `Burst post ${i}`, html: `<p>Post ${i}</p>`, slug }))),
     );
     expect(responses.map((response) => response.status)).toEqual(Array(20).fill(201));
-    // Exactly one delivery found itself alone and built at once (claims of one organization take turns).
+    // Exactly one delivery found no build in flight and sent its change (claims of one organization take turns).
     expect(receiver.calls).toHaveLength(1);
     const first = await requestsSince(since);
     expect(first).toHaveLength(20);
-    expect(first.filter((row) => row.status === 'succeeded')).toHaveLength(1);
+    expect(first.filter((row) => row.status === 'hook_called')).toHaveLength(1);
     expect(first.filter((row) => row.status === 'pending')).toHaveLength(19);
 
-    // Inside the window the rest is not due, however often a flush runs.
+    // While that build has not started, and while it runs, the rest waits, however often a flush runs.
     expect(await flushDueRebuilds(serviceClient())).toEqual([]);
+    await deployEvent('burst-1', 'building');
+    expect(await flushDueRebuilds(serviceClient())).toEqual([]);
+    expect(receiver.calls).toHaveLength(1);
 
-    await sleep(QUIET_WINDOW_MS + 200);
-    // The scheduled flush and four other invocations race for the same requests.
+    // It ends: at once (no window), the scheduled flush and four other invocations race for the same requests.
+    await deployEvent('burst-1', 'succeeded');
     const [scheduled] = await Promise.all([
       publishScheduled(new Request('http://localhost/.netlify/functions/publish-scheduled', { method: 'POST' })),
       ...Array.from({ length: 4 }, () => flushDueRebuilds(serviceClient())),
@@ -74,41 +102,106 @@ describe('rebuild requests', () => {
     expect(new URL(receiver.calls[1]?.url ?? '', 'http://x').searchParams.get('trigger_title')).toMatch(/^19 change\(s\): Post published: rebuild-test-/);
 
     const sent = await requestsSince(since);
-    expect(sent.map((row) => row.status)).toEqual(Array(20).fill('succeeded'));
+    expect(sent.map((row) => row.status)).toEqual(Array(20).fill('hook_called'));
     expect(new Set(sent.map((row) => row.batch_id)).size).toBe(2);
     expect(sent.every((row) => row.attempts === 1 && row.error === null)).toBe(true);
   });
 
-  it('build a lone change at once, and hold what arrives during its build for one follow-up build after it', async () => {
-    await sleep(QUIET_WINDOW_MS + 200);
+  it('send a lone change at once, and what arrives during its build in one follow-up build after it', async () => {
     const from = new Date().toISOString();
     const before = receiver.calls.length;
     const lone = lonePosts[0]!;
     expect((await webhook(webhookRequest(SCALE_PRO.token, { title: 'A lone post', html: '<p>Alone.</p>', slug: lone }))).status).toBe(201);
     expect(receiver.calls.length).toBe(before + 1);
 
-    // The build it started runs (as Netlify's deploy notification records it): later changes wait for it.
-    const deploy = `coalescing-${run}`;
-    check(await db.rpc('record_site_deploy', { p_organization_id: SCALE_PRO.id, p_source: 'netlify', p_external_id: deploy, p_state: 'building' }), 'building');
+    await deployEvent('lone', 'building');
     try {
       for (const slug of lonePosts.slice(1)) {
         expect((await webhook(webhookRequest(SCALE_PRO.token, { title: `During the build ${slug}`, html: '<p>Later.</p>', slug }))).status).toBe(201);
       }
-      await sleep(QUIET_WINDOW_MS + 200);
-      expect(await flushDueRebuilds(serviceClient())).toEqual([]); // quiet, but the build still runs
+      expect(await flushDueRebuilds(serviceClient())).toEqual([]); // the build still runs
       expect(receiver.calls.length).toBe(before + 1);
     } finally {
-      check(await db.rpc('record_site_deploy', { p_organization_id: SCALE_PRO.id, p_source: 'netlify', p_external_id: deploy, p_state: 'succeeded' }), 'succeeded');
+      await deployEvent('lone', 'succeeded');
     }
-    expect(await flushDueRebuilds(serviceClient())).toMatchObject([{ outcome: 'succeeded', request_count: lonePosts.length - 1 }]);
+    expect(await flushDueRebuilds(serviceClient())).toMatchObject([{ outcome: 'hook_called', request_count: lonePosts.length - 1 }]);
     expect(receiver.calls.length).toBe(before + 2);
     const rows = await requestsSince(from);
     expect(new Set(rows.map((row) => row.batch_id)).size).toBe(2);
-    check(await db.from('site_deploys').delete().eq('external_id', deploy), 'remove deploy');
+  });
+
+  it('send the changes again when a hook call was answered but no build started within ten minutes (the call was lost)', async () => {
+    const from = new Date().toISOString();
+    const before = receiver.calls.length;
+    const { requestId, flushed } = await requestRebuild(serviceClient(), SCALE_PRO, 'lost call');
+    expect(flushed).toMatchObject([{ outcome: 'hook_called', request_count: 1 }]);
+    expect(await flushDueRebuilds(serviceClient())).toEqual([]);
+    // Eleven minutes pass with no build reported: Scale Pro's history moves back in time.
+    await elevenMinutesPass();
+    expect(await flushDueRebuilds(serviceClient())).toMatchObject([{ outcome: 'hook_called', request_count: 1, reasons: ['lost call'] }]);
+    expect(receiver.calls.length).toBe(before + 2);
+    const { data: resent } = await db.from('site_rebuild_requests').select('status, attempts, sent_at').eq('id', requestId).single();
+    expect(resent).toMatchObject({ status: 'hook_called', attempts: 1 });
+    expect(Date.parse(resent!.sent_at)).toBeGreaterThanOrEqual(Date.parse(from));
+  });
+
+  it('retry a failed build by itself after a backoff that doubles with each failure in a row, six times at most; a new change goes at once', async () => {
+    must(await db.from('site_rebuild_requests').delete().eq('organization_id', SCALE_PRO.id).eq('status', 'pending').select('id'), 'clear pending');
+    const retries = async () =>
+      must(await db.from('site_rebuild_requests').select('reason, not_before, requested_at').eq('organization_id', SCALE_PRO.id).eq('status', 'pending').eq('reason', 'Retry after a failed build'), 'retries');
+    const backoffs: number[] = [];
+    for (let failure = 1; failure <= 7; failure += 1) {
+      await deployEvent(`failing-${failure}`, 'failed');
+      const pendingRetries = await retries();
+      if (failure <= 6) {
+        expect(pendingRetries).toHaveLength(1);
+        backoffs.push(Math.round((Date.parse(pendingRetries[0]!.not_before!) - Date.parse(pendingRetries[0]!.requested_at)) / 60_000));
+        // Not due before its time: nothing is sent.
+        expect(await flushDueRebuilds(serviceClient())).toEqual([]);
+        must(await db.from('site_rebuild_requests').delete().eq('organization_id', SCALE_PRO.id).eq('reason', 'Retry after a failed build').select('id'), 'drop retry');
+      } else {
+        expect(pendingRetries).toEqual([]);
+      }
+    }
+    expect(backoffs).toEqual([1, 2, 4, 8, 16, 30]);
+
+    // A failed build's retry comes due (its time passed): it is sent, and joins nothing else.
+    await deployEvent('failing-again', 'succeeded');
+    await deployEvent('failing-last', 'failed');
+    const [retry] = await retries();
+    expect(retry).toBeDefined();
+    check(await db.from('site_rebuild_requests').update({ not_before: new Date(Date.now() - 1000).toISOString() }).eq('organization_id', SCALE_PRO.id).eq('reason', 'Retry after a failed build'), 'due');
+    expect(await flushDueRebuilds(serviceClient())).toMatchObject([{ outcome: 'hook_called', request_count: 1, reasons: ['Retry after a failed build'] }]);
+    await deployEvent('retried', 'succeeded');
+
+    // After another failure, a new change does not wait for the backoff: it goes at once, and takes the retry with it.
+    await deployEvent('failing-then-change', 'failed');
+    expect(await retries()).toHaveLength(1);
+    const { flushed } = await requestRebuild(serviceClient(), SCALE_PRO, 'post edited');
+    expect(flushed).toMatchObject([{ outcome: 'hook_called', request_count: 2 }]);
+    expect(flushed[0]!.reasons.sort()).toEqual(['Retry after a failed build', 'post edited']);
+  });
+
+  it('hold a send for a minute where builds never report (without deploy notifications nothing else could end the wait)', async () => {
+    const id = crypto.randomUUID();
+    const organization = { id, slug: `rebuild-silent-${run}` };
+    must(await db.from('organizations').insert({ id, name: 'Silent builds', slug: organization.slug }).select('id').single(), 'organization');
+    try {
+      await setBuildHook(id, receiver.url);
+      const before = receiver.calls.length;
+      const first = await requestRebuild(serviceClient(), organization, 'first');
+      expect(first.flushed).toMatchObject([{ outcome: 'hook_called' }]);
+      const second = await requestRebuild(serviceClient(), organization, 'second');
+      expect(second.flushed).toEqual([]);
+      check(await db.from('site_rebuild_requests').update({ sent_at: new Date(Date.now() - 61_000).toISOString() }).eq('batch_id', first.flushed[0]!.batch_id), 'a minute later');
+      expect(await flushDueRebuilds(serviceClient(), { organizationId: id })).toMatchObject([{ outcome: 'hook_called', request_count: 1, reasons: ['second'] }]);
+      expect(receiver.calls.length).toBe(before + 2);
+    } finally {
+      check(await db.from('organizations').delete().eq('id', id), 'remove organization');
+    }
   });
 
   it('let only one of two concurrent first changes build at once: claims of one organization take turns', async () => {
-    await sleep(QUIET_WINDOW_MS + 200);
     const [a, b] = [new pg.Client({ connectionString: backend.dbUrl }), new pg.Client({ connectionString: backend.dbUrl })];
     await Promise.all([a.connect(), b.connect()]);
     const claim = 'select * from public.claim_due_site_rebuilds($1, $2)';
@@ -118,8 +211,8 @@ describe('rebuild requests', () => {
         await client.query('insert into public.site_rebuild_requests (organization_id, reason) values ($1, $2)', [EVERGREEN.id, reason]);
       }
       // Each transaction sees only its own request; without taking turns, each would claim it as a lone one.
-      const first = await a.query(claim, [QUIET_WINDOW_MS, EVERGREEN.id]);
-      const second = b.query(claim, [QUIET_WINDOW_MS, EVERGREEN.id]);
+      const first = await a.query(claim, [0, EVERGREEN.id]);
+      const second = b.query(claim, [0, EVERGREEN.id]);
       await sleep(300);
       await a.query('commit');
       expect(first.rows).toHaveLength(1);
@@ -131,46 +224,39 @@ describe('rebuild requests', () => {
     }
   });
 
-  it('wait for the quiet window even for a lone change when REBUILD_AT_ONCE is off', async () => {
-    await sleep(QUIET_WINDOW_MS + 200);
+  it('hold even a lone change for the window when REBUILD_AT_ONCE is off (the test suites hold their builds)', async () => {
+    must(await db.from('site_rebuild_requests').delete().eq('organization_id', SCALE_PRO.id).eq('status', 'pending').select('id'), 'clear pending');
     const before = receiver.calls.length;
     const env = { ...process.env, REBUILD_AT_ONCE: 'off' };
     check(await db.from('blog_posts').update({ title: 'A lone post, edited' }).eq('organization_id', SCALE_PRO.id).eq('slug', lonePosts[0]!), 'edit');
     expect(await flushDueRebuilds(serviceClient(), { organizationId: SCALE_PRO.id, env })).toEqual([]);
     expect(receiver.calls.length).toBe(before);
     await sleep(QUIET_WINDOW_MS + 200);
-    expect(await flushDueRebuilds(serviceClient(), { organizationId: SCALE_PRO.id, env })).toMatchObject([{ outcome: 'succeeded', request_count: 1 }]);
-    expect(receiver.calls.length).toBe(before + 1);
-  });
-
-  it('send at once when the quiet window has already passed', async () => {
-    process.env.REBUILD_QUIET_WINDOW_MS = '0';
-    const before = receiver.calls.length;
-    const { flushed } = await requestRebuild(serviceClient(), SCALE_PRO, 'settings saved');
-    expect(flushed).toMatchObject([{ outcome: 'succeeded', request_count: 1, reasons: ['settings saved'] }]);
+    expect(await flushDueRebuilds(serviceClient(), { organizationId: SCALE_PRO.id, env })).toMatchObject([{ outcome: 'hook_called', request_count: 1 }]);
     expect(receiver.calls.length).toBe(before + 1);
   });
 
   it('retry a failing hook with backoff and record the attempts', async () => {
-    process.env.REBUILD_QUIET_WINDOW_MS = '0';
     const from = new Date().toISOString();
     const before = receiver.calls.length;
     receiver.answerWith([500, 503]);
     const { flushed } = await requestRebuild(serviceClient(), SCALE_PRO, 'post edited');
-    expect(flushed).toMatchObject([{ outcome: 'succeeded' }]);
+    expect(flushed).toMatchObject([{ outcome: 'hook_called' }]);
     const calls = receiver.calls.slice(before);
     expect(calls).toHaveLength(3);
     expect((calls[2]?.at ?? 0) - (calls[1]?.at ?? 0)).toBeGreaterThanOrEqual((calls[1]?.at ?? 0) - (calls[0]?.at ?? 0));
-    expect(await requestsSince(from)).toMatchObject([{ status: 'succeeded', attempts: 3, error: null }]);
+    expect(await requestsSince(from)).toMatchObject([{ status: 'hook_called', attempts: 3, error: null }]);
   });
 
-  it('record a hook that keeps failing as failed, with its error', async () => {
-    process.env.REBUILD_QUIET_WINDOW_MS = '0';
+  it('record a hook that keeps failing as failed, with its error, and send the changes again with the next flush', async () => {
     const from = new Date().toISOString();
     receiver.answerWith([500, 500, 500]);
     const { flushed } = await requestRebuild(serviceClient(), SCALE_PRO, 'post deleted');
     expect(flushed).toMatchObject([{ outcome: 'failed', error: 'Build hook answered 500 Internal Server Error' }]);
     expect(await requestsSince(from)).toMatchObject([{ status: 'failed', attempts: 3, error: 'Build hook answered 500 Internal Server Error' }]);
+    // The hook answers again: the next flush (the scheduler's tick) sends what failed, with nothing new needed.
+    expect(await flushDueRebuilds(serviceClient(), { organizationId: SCALE_PRO.id })).toMatchObject([{ outcome: 'hook_called', request_count: 1, reasons: ['post deleted'] }]);
+    expect(await requestsSince(from)).toMatchObject([{ status: 'hook_called', attempts: 1, error: null }]);
   });
 
   it('never call a loopback hook from a deployment whose backend is not local (it would aim at its own host)', async () => {
@@ -184,7 +270,6 @@ describe('rebuild requests', () => {
   });
 
   it('record an unreachable hook as failed', async () => {
-    process.env.REBUILD_QUIET_WINDOW_MS = '0';
     const from = new Date().toISOString();
     // Port 1 (tcpmux) is not served here: the connection is refused.
     await setBuildHook(SCALE_PRO.id, 'http://127.0.0.1:1/build_hooks/unreachable');
@@ -196,6 +281,8 @@ describe('rebuild requests', () => {
       expect(row?.error).toMatch(/^Build hook unreachable/);
     } finally {
       await setBuildHook(SCALE_PRO.id, receiver.url);
+      // What failed is sent with the next flush: this test's request goes now, so the next test starts clean.
+      await flushDueRebuilds(serviceClient(), { organizationId: SCALE_PRO.id });
     }
   });
 });
@@ -210,7 +297,6 @@ describe('POST /api/admin/send-due-rebuilds (the back office, right after a chan
   const tokenOf = async (email: string) => (await (await signedInClient(email)).auth.getSession()).data.session?.access_token ?? '';
 
   it('sends an editor\'s lone change at once; anon, a viewer and another organization\'s admin send nothing', async () => {
-    await sleep(QUIET_WINDOW_MS + 200);
     const from = new Date().toISOString();
     const before = receiver.calls.length;
     const editor = await signedInClient(seed.users.editor.email);
@@ -228,7 +314,7 @@ describe('POST /api/admin/send-due-rebuilds (the back office, right after a chan
     expect(answer.status).toBe(202);
     expect(await answer.json()).toEqual({ message: 'Build started', started: true });
     expect(receiver.calls.length).toBe(before + 1);
-    expect(await requestsSince(from)).toMatchObject([{ status: 'succeeded' }]);
+    expect(await requestsSince(from)).toMatchObject([{ status: 'hook_called' }]);
 
     // Asking again starts nothing: only what the database holds due is sent.
     const again = await call(await tokenOf(seed.users.editor.email));

@@ -11,6 +11,7 @@ import { SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import deployEvents from '../../netlify/functions/deploy-events.mts';
 import { anonClient, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
+import { setBuildHook, startHookReceiver } from './support/webhook-backend.ts';
 
 const service = serviceClient();
 const run = Date.now().toString(36);
@@ -46,8 +47,11 @@ beforeAll(async () => {
     signedInClient(seed.users.otherAdmin.email),
   ]);
 });
+const started = new Date().toISOString();
 afterAll(async () => {
   await service.from('blog_posts').delete().like('slug', `deploys-${run}-%`);
+  // Failed builds recorded here queued their automatic retries.
+  await service.from('site_rebuild_requests').delete().eq('reason', 'Retry after a failed build').gte('requested_at', started);
   await service.from('site_deploys').delete().like('external_id', `${run}-%`);
 });
 
@@ -196,6 +200,48 @@ describe('POST /api/deploy-events (Netlify deploy notifications)', () => {
     const failed = notification('ok', 'error', { error_message: 'Build script returned non-zero exit code: 2' });
     expect((await post(failed, await sign(failed))).status).toBe(202);
     expect(await deployRow('ok')).toMatchObject({ state: 'failed', error: 'Build script returned non-zero exit code: 2' });
+  });
+
+  it('sends what waited during a build as soon as the build reports its end, and queues a retry after a failed build', async () => {
+    const receiver = await startHookReceiver();
+    const previousHook = (await service.from('site_rebuild_settings').select('build_hook_url').eq('organization_id', seed.scalePro).maybeSingle()).data?.build_hook_url ?? null;
+    const atOnce = process.env.REBUILD_AT_ONCE;
+    process.env.REBUILD_AT_ONCE = 'on'; // production's queue (the suite holds builds by default)
+    const from = mark();
+    try {
+      // Earlier tests' failed builds queued retries: this test's change is the only one waiting.
+      await service.from('site_rebuild_requests').delete().eq('organization_id', seed.scalePro).eq('status', 'pending');
+      await setBuildHook(seed.scalePro, receiver.url);
+      const building = notification('queue', 'building');
+      expect((await post(building, await sign(building))).status).toBe(202);
+      await service.from('site_rebuild_requests').insert({ organization_id: seed.scalePro, reason: `waited ${run}` });
+      // Its start changes nothing: the change waits for the running build.
+      expect((await post(building, await sign(building))).status).toBe(202);
+      expect(receiver.calls).toHaveLength(0);
+
+      const ready = notification('queue', 'ready');
+      expect((await post(ready, await sign(ready))).status).toBe(202);
+      expect(receiver.calls).toHaveLength(1);
+      expect(new URL(receiver.calls[0]!.url, 'http://x').searchParams.get('trigger_title')).toBe(`1 change(s): waited ${run}`);
+      const { data: sent } = await service.from('site_rebuild_requests').select('status').eq('reason', `waited ${run}`).single();
+      expect(sent).toEqual({ status: 'hook_called' });
+
+      // That build fails: its retry is queued a minute ahead, so nothing is sent now.
+      const next = notification('queue-next', 'building');
+      expect((await post(next, await sign(next))).status).toBe(202);
+      const failed = notification('queue-next', 'error', { error_message: 'Build script returned non-zero exit code: 2' });
+      expect((await post(failed, await sign(failed))).status).toBe(202);
+      expect(receiver.calls).toHaveLength(1);
+      const { data: retry } = await service.from('site_rebuild_requests').select('status, not_before, requested_at').eq('organization_id', seed.scalePro).eq('reason', 'Retry after a failed build').gte('requested_at', from).single();
+      expect(retry?.status).toBe('pending');
+      expect(Date.parse(retry!.not_before) - Date.parse(retry!.requested_at)).toBe(60_000);
+    } finally {
+      if (atOnce === undefined) delete process.env.REBUILD_AT_ONCE;
+      else process.env.REBUILD_AT_ONCE = atOnce;
+      await setBuildHook(seed.scalePro, previousHook);
+      await receiver.close();
+      await service.from('site_rebuild_requests').delete().eq('organization_id', seed.scalePro).gte('requested_at', from);
+    }
   });
 
   it('refuses unsigned, forged and replayed-with-another-body notifications, and writes nothing', async () => {

@@ -9,7 +9,7 @@ import {
   POSTS_PAGE_SIZE,
   type StatusFilter,
 } from '../../lib/back-office/posts';
-import { isPostLive } from '../../lib/back-office/deploy-status';
+import { describeDeployState, isPostLive } from '../../lib/back-office/deploy-status';
 import { formatPublicationTime } from '../../lib/back-office/post-actions';
 import { loadQueueSettings } from '../../lib/back-office/publishing-queue';
 import { countWords } from '../../lib/count-words';
@@ -152,7 +152,11 @@ function BlogList({ access }: { access: BackOfficeAccess }) {
 
 function PostCard({ post, access, timeZone, onDelete }: { post: AdminPost; access: BackOfficeAccess; timeZone: string | null; onDelete: () => void }) {
   const deploy = useStore($deployFacts);
-  const live = isPostLive(post, deploy?.organizationId === post.organization_id ? deploy.facts : null);
+  const facts = deploy?.organizationId === post.organization_id ? deploy.facts : null;
+  const live = isPostLive(post, facts);
+  // A post waiting for a build that failed says so, with the reason; the header above has Retry.
+  const site = facts && live === false && post.status === 'published' ? describeDeployState(facts) : null;
+  const buildFailed = site?.retry ? site : null;
   const date = post.status === 'scheduled' && post.published_at && timeZone
     ? `Goes out ${formatPublicationTime(post.published_at, timeZone)}`
     : new Date(post.published_at ?? post.created_at).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
@@ -186,9 +190,14 @@ function PostCard({ post, access, timeZone, onDelete }: { post: AdminPost; acces
                 Live
               </Badge>
             )}
-            {live === false && post.status === 'published' && (
+            {live === false && post.status === 'published' && !buildFailed && (
               <Badge variant="outline" data-testid="post-live" title="Published: visitors see it once the next build succeeds">
                 Not live yet
+              </Badge>
+            )}
+            {buildFailed && (
+              <Badge variant="destructive" data-testid="post-live" title={`${buildFailed.title}: ${buildFailed.detail}`}>
+                {buildFailed.title}
               </Badge>
             )}
           </div>

@@ -12,9 +12,18 @@ export type DeployFacts = {
   pending_count: number;
   oldest_pending_at: string | null;
   newest_pending_at: string | null;
+  /** When the first automatic retry is due, while only retries wait (after a failed build). */
+  next_attempt_at: string | null;
   scheduler_ran_at: string | null;
+  /** How long the functions hold a request before sending it: 0 in production (REBUILD_AT_ONCE=off holds). */
   quiet_window_ms: number | null;
-  last_request: { sent_at: string | null; status: 'sent' | 'succeeded' | 'failed' | 'skipped'; error: string | null } | null;
+  /** A build is running, or was requested and has not started yet: changes now go into the next one. */
+  in_flight: boolean;
+  /** Whether the organization's builds report (deploy notifications): without them a start is never seen. */
+  reports_builds: boolean;
+  /** The median time of the last five successful builds. */
+  recent_build_ms: number | null;
+  last_request: { sent_at: string | null; status: 'sent' | 'hook_called' | 'failed' | 'skipped'; error: string | null } | null;
   latest_deploy: { state: 'building' | 'succeeded' | 'failed'; started_at: string; finished_at: string | null; error: string | null; url: string | null; stale: boolean } | null;
   live: { started_at: string; finished_at: string | null; url: string | null } | null;
   now: string;
@@ -32,12 +41,17 @@ const SCHEDULER_LATE_MS = 3 * SCHEDULER_PERIOD_MS;
  * The longest a build can take, from its request to its last report: Netlify stops a build after 30 minutes
  * on its default plans, and the database stops waiting for one after the same time (`private.deploy_hold()`,
  * which then marks a build still "building" as stale). A requested or running build that has not reported
- * within it will not: its notification was lost, or the build died. The header then says "No answer from
- * the build" with Retry, not "Building" or "Build requested" for good.
+ * within it will not: its notification was lost, or the build died. The header then says "Build failed: No
+ * answer from the build" with Retry, not "Building" or "Build requested" for good.
  */
 export const BUILD_REPORT_TIMEOUT_MS = 30 * 60_000;
-/** The quiet window when the scheduler has never reported one (the functions' default). */
-const DEFAULT_QUIET_WINDOW_MS = 60_000;
+/**
+ * How long a requested build may take to start where builds report (`private.build_start_timeout()`): then the
+ * hook call is presumed lost, and the next flush sends the changes again.
+ */
+export const BUILD_START_TIMEOUT_MS = 10 * 60_000;
+/** A build's time before any succeeded here. */
+const DEFAULT_BUILD_MS = 60_000;
 
 /** "3:05 PM" today, else "Nov 22, 3:05 PM". */
 export function clockTime(iso: string, now: Date): string {
@@ -54,47 +68,72 @@ function aboutDuration(ms: number): string {
 }
 
 /**
- * When the pending changes will be sent: the first scheduler run after the quiet window closed (or after
- * ten windows of a steady stream), counted from its last heartbeat. Null when the scheduler is not running.
+ * When the scheduler sends the pending changes, while no build is in flight: its first run after the hold
+ * (none in production) and after an automatic retry's time, counted from its last heartbeat. Null when the
+ * scheduler is not running.
  */
 export function nextBuildAt(facts: DeployFacts, now: Date): Date | null {
-  if (!facts.newest_pending_at || !facts.oldest_pending_at || !facts.scheduler_ran_at) return null;
+  if (!facts.newest_pending_at || !facts.scheduler_ran_at) return null;
   const ran = Date.parse(facts.scheduler_ran_at);
   if (now.getTime() - ran > SCHEDULER_LATE_MS) return null;
-  const window = facts.quiet_window_ms ?? DEFAULT_QUIET_WINDOW_MS;
-  const due = Math.min(Date.parse(facts.newest_pending_at) + window, Date.parse(facts.oldest_pending_at) + 10 * window);
+  const due = Math.max(Date.parse(facts.newest_pending_at) + (facts.quiet_window_ms ?? 0), facts.next_attempt_at ? Date.parse(facts.next_attempt_at) : 0);
   const runs = Math.max(1, Math.ceil((due - ran) / SCHEDULER_PERIOD_MS));
   return new Date(ran + runs * SCHEDULER_PERIOD_MS);
 }
 
-/** The site's state, most pressing first: a running build, waiting changes, then what the last build did. */
+/** The last request sent, when it is newer than the latest build (its build has not reported starting). */
+function requestNewerThanBuild(facts: DeployFacts): (DeployFacts['last_request'] & { sent_at: string }) | null {
+  const request = facts.last_request;
+  const deploy = facts.latest_deploy;
+  if (!request?.sent_at || (deploy && Date.parse(request.sent_at) <= Date.parse(deploy.started_at))) return null;
+  return request as DeployFacts['last_request'] & { sent_at: string };
+}
+
+/**
+ * The site's state, most pressing first: a running build, a failure (with its reason, Retry, and when it is
+ * tried again by itself), a requested build, waiting changes, silence from a build (no answer), then what the
+ * last build did. Changes that wait while a build is in flight are said to go into the next build.
+ */
 export function describeDeployState(facts: DeployFacts, now: Date = new Date(facts.now)): DeployState {
   const deploy = facts.latest_deploy;
   const state = (kind: DeployStateKind, title: string, detail: string, href: string | null = null): DeployState => ({
     kind, title, detail, href, retry: kind === 'failed' || kind === 'not_built' || kind === 'no_answer',
   });
+  const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+  const waiting = facts.pending_count > 0 ? ` ${countWords(facts.pending_count, 'more change')} ${facts.pending_count === 1 ? 'goes' : 'go'} into the next build, right after it.` : '';
+  const retryNote = facts.next_attempt_at ? ` It is tried again by itself at ${clockTime(facts.next_attempt_at, now)}; Retry builds now.` : ' Retry builds again.';
+  const failed = (reason: string, note = retryNote) => state('failed', 'Build failed', `${sentence(reason)}${note}`);
   const noAnswer = (since: string) =>
-    state('no_answer', 'No answer from the build', `No answer from the build since ${clockTime(since, now)}. It may have finished without reporting; Retry starts a new build.`);
+    state('no_answer', 'Build failed', `No answer from the build since ${clockTime(since, now)}. It may have stopped without reporting; Retry starts a new build.`);
+
   if (deploy?.state === 'building' && !deploy.stale) {
-    return state('building', `Building since ${clockTime(deploy.started_at, now)}`, 'The site is being rebuilt with the latest changes.');
+    return state('building', `Building since ${clockTime(deploy.started_at, now)}`, `The site is being rebuilt with the latest changes.${waiting}`);
   }
+  const request = requestNewerThanBuild(facts);
+  const waited = request ? now.getTime() - Date.parse(request.sent_at) : 0;
+  if (request) {
+    if (request.status === 'failed') return failed(request.error ?? 'The build could not be started', ' It is tried again within a minute; Retry tries now.');
+    if (request.status === 'skipped') return state('not_built', 'Not rebuilt', request.error ?? 'The build was skipped.');
+    if (facts.reports_builds && waited > BUILD_START_TIMEOUT_MS) {
+      return failed(`The build did not start within ${BUILD_START_TIMEOUT_MS / 60_000} minutes of its request`, ' The changes are sent again within a minute; Retry sends them now.');
+    }
+    if (waited <= BUILD_REPORT_TIMEOUT_MS) {
+      return state('requested', `Build requested at ${clockTime(request.sent_at, now)}`, `Waiting for the build to start.${waiting}`);
+    }
+  } else if (deploy?.state === 'failed') {
+    return failed(deploy.error ?? 'The build failed');
+  }
+  // Silence (a request never answered where builds do not report, a build stuck in `building`) matters less
+  // than changes waiting now: they start a new build.
   if (facts.pending_count > 0) {
-    const next = nextBuildAt(facts, now);
     const changes = countWords(facts.pending_count, 'change');
+    const next = nextBuildAt(facts, now);
     if (next) return state('waiting', 'Changes waiting', `${changes} waiting; the next build starts in ${aboutDuration(next.getTime() - now.getTime())}.`);
     const since = facts.scheduler_ran_at ? ` since ${clockTime(facts.scheduler_ran_at, now)}` : '';
     return state('waiting', 'Changes waiting', `${changes} waiting, but the build scheduler has not run${since}.`);
   }
-  const request = facts.last_request;
-  const requestIsNewer = request?.sent_at && (!deploy || Date.parse(request.sent_at) > Date.parse(deploy.started_at));
-  if (request && requestIsNewer) {
-    if (request.status === 'failed') return state('failed', 'Build failed', request.error ?? 'The build could not be started.');
-    if (request.status === 'skipped') return state('not_built', 'Not rebuilt', request.error ?? 'The build was skipped.');
-    if (now.getTime() - Date.parse(request.sent_at as string) > BUILD_REPORT_TIMEOUT_MS) return noAnswer(request.sent_at as string);
-    return state('requested', `Build requested at ${clockTime(request.sent_at as string, now)}`, 'Waiting for the build to start.');
-  }
+  if (request) return noAnswer(request.sent_at);
   if (deploy?.state === 'building') return noAnswer(deploy.started_at);
-  if (deploy?.state === 'failed') return state('failed', 'Build failed', deploy.error ?? 'The build failed.');
   if (deploy?.state === 'succeeded') {
     return state('live', 'Up to date', `Live since ${clockTime(deploy.finished_at ?? deploy.started_at, now)}.`, deploy.url);
   }
@@ -118,20 +157,37 @@ export function isPostLive(post: { status: string; published_at: string | null; 
   return changedAt(post) <= Date.parse(facts.live.started_at);
 }
 
-/** How long a build takes here: the last successful one's time, else a minute. */
+/** How long a build takes here: the median of the recent successful ones, else a minute. */
 function buildDurationMs(facts: DeployFacts): number {
-  const live = facts.live;
-  return live?.finished_at ? Math.max(0, Date.parse(live.finished_at) - Date.parse(live.started_at)) : 60_000;
+  return facts.recent_build_ms ?? DEFAULT_BUILD_MS;
 }
 
 /** Where a post's latest change stands on the public site, in the editor's words. */
 export type PostOnSite = { kind: 'done' | 'building' | 'waiting' | 'failed'; text: string };
 
 /**
+ * When the build that takes a change made at `changed` starts: now for a requested build that took it, or
+ * when nothing is in flight and the functions hold nothing (the flush after the change sends it); after the
+ * build in flight otherwise (its estimated end); else the scheduler's next run. Null when nobody knows.
+ */
+function buildWithChangeStartsAt(changed: number, facts: DeployFacts, now: Date): Date | null {
+  const deploy = facts.latest_deploy;
+  const duration = buildDurationMs(facts);
+  if (deploy?.state === 'building' && !deploy.stale) return new Date(Math.max(now.getTime(), Date.parse(deploy.started_at) + duration));
+  const request = requestNewerThanBuild(facts);
+  if (request && (request.status === 'sent' || request.status === 'hook_called')) {
+    return Date.parse(request.sent_at) >= changed ? now : new Date(now.getTime() + duration);
+  }
+  if (!facts.next_attempt_at && (facts.quiet_window_ms ?? 0) === 0) return now;
+  return nextBuildAt(facts, now);
+}
+
+/**
  * What a published post's latest change (or an unpublished post's leaving) waits for, told to the editor
  * who made it: done once a build that started after the change succeeded (`isPostLive`'s rule), building
- * when such a build runs (done in about the last build's time), failed when that build or its request
- * failed, else waiting for the next build (the header's countdown plus the build's time).
+ * when such a build runs (done in about the recent builds' time), failed when the site's last build or its
+ * request failed, else waiting for the build that takes it (the one requested, or the next after the build
+ * in flight) plus the build's time.
  */
 export function postOnSite(post: { status: string; published_at: string | null; updated_at: string }, facts: DeployFacts, now: Date = new Date(facts.now)): PostOnSite {
   const published = post.status === 'published';
@@ -147,12 +203,10 @@ export function postOnSite(post: { status: string; published_at: string | null; 
     return { kind: 'building', text: `The site is rebuilding with this change. ${goes} in ${aboutDuration(left)}.` };
   }
   const state = describeDeployState(facts, now);
-  if (state.kind === 'failed' || state.kind === 'not_built') {
-    const detail = state.detail.endsWith('.') ? state.detail : `${state.detail}.`;
-    return { kind: 'failed', text: `${state.title}: ${detail} ${published ? 'Your post is not live yet.' : 'Your post is still on the site.'}` };
+  if (state.kind === 'failed' || state.kind === 'not_built' || state.kind === 'no_answer') {
+    return { kind: 'failed', text: `${state.title}: ${state.detail} ${published ? 'Your post is not live yet.' : 'Your post is still on the site.'}` };
   }
-  // A request already sent starts its build now; a build running without the change is followed by the next.
-  const start = state.kind === 'requested' ? now : nextBuildAt(facts, now);
+  const start = buildWithChangeStartsAt(changed, facts, now);
   if (!start) return { kind: 'waiting', text: `${goes} when the site next rebuilds.` };
   return { kind: 'waiting', text: `${goes} in ${aboutDuration(start.getTime() - now.getTime() + duration)}, when the site rebuilds.` };
 }

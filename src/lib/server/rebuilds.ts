@@ -1,28 +1,32 @@
 /**
  * Site rebuilds: how the changes the database recorded become builds of an organization's static site.
  *
- * How a burst becomes one build, in a serverless world with no process that outlives a request:
+ * How changes become builds, in a serverless world with no process that outlives a request: Netlify's own
+ * queue is the model, one build running and one waiting per organization, with no quiet window.
  * 1. Every change visitors could see records a `pending` row in site_rebuild_requests in its own transaction
  *    (database triggers on posts, categories and the organization; see the migration
  *    20261123007000_rebuilds_from_database.sql). An admin's Retry records one through `requestRebuild`
  *    (`request_site_rebuild`), which also flushes that organization at once.
- * 2. A flush (`flushDueRebuilds`) asks Postgres (`claim_due_site_rebuilds`) for the organizations whose
- *    requests are due. A lone request is due at once: no build of the organization running, and nothing else
- *    requested or sent in the quiet window (REBUILD_QUIET_WINDOW_MS, default 60 s) before it. Otherwise the
- *    requests wait until the newest is older than the window (or the oldest older than ten windows). So a
- *    burst is one build at its first change and one follow-up build for the rest once it is quiet: at most
- *    two. The claim marks all their pending rows `sent` with one batch id in one UPDATE, so concurrent
- *    flushers (other function invocations) never claim a request twice. While one of the organization's
- *    builds runs, its requests stay pending (they go into the next build). REBUILD_AT_ONCE=off makes every
- *    request wait for the window (the browser suite, whose server must not rebuild under it).
+ * 2. A flush (`flushDueRebuilds`) asks Postgres (`claim_due_site_rebuilds`, migration
+ *    20261130000100_build_queue.sql) for the organizations whose requests are due: a request waits, and no
+ *    build of the organization is in flight (a deploy reports `building`, or a batch went to the hook and no
+ *    build has started since). Everything waiting goes into one batch, so what arrives during a build goes
+ *    into the next one, sent as soon as the running build reports its end. The claim marks the rows `sent`
+ *    with one batch id in one UPDATE, so concurrent flushers never claim a request twice.
+ *    REBUILD_AT_ONCE=off holds every request until the newest is REBUILD_QUIET_WINDOW_MS old (the browser
+ *    suite, whose server must not rebuild under it, holds its builds for the whole run).
+ * 2a. Failures recover by themselves: a hook call that failed waits for the next flush, a hook call whose build
+ *    never started within ten minutes is sent again, a failed build queues a retry with a growing backoff.
  * 3. Whoever made the change flushes its organization right after it: the webhook after a delivery, the back
- *    office after a save (`POST /api/admin/send-due-rebuilds`, editors and admins), so a lone publish starts
- *    building within a second. The scheduled function publish-scheduled runs every minute (locally too:
- *    netlify/local/cli.ts runs it), publishes the scheduled and queued posts whose time has come and flushes
- *    every due organization: the follow-up builds, and whatever a closed tab did not flush.
+ *    office after a save (`POST /api/admin/send-due-rebuilds`, editors and admins), and the deploy
+ *    notification of a build's end (deploy-events), so a change starts building within a second when nothing
+ *    builds, and right after the running build otherwise. The scheduled function publish-scheduled runs every
+ *    minute (locally too: netlify/local/cli.ts runs it), publishes the scheduled and queued posts whose time
+ *    has come and flushes every due organization: the retries, and whatever a closed tab did not flush.
  * 4. The batch goes to the organization's Netlify build hook (site_rebuild_settings.build_hook_url, never
  *    exposed to visitors), retried with exponential backoff; the outcome (`succeeded` / `failed` with the
- *    error, attempts) is written onto every request of the batch; the build itself reports through Netlify's
+ *    error, attempts; `hook_called` only says the hook answered) is written onto every request of the batch;
+ *    the build itself reports through Netlify's
  *    deploy notifications (netlify/functions/deploy-events.mts). An organization with no hook is `skipped`
  *    with the reason. A loopback hook is only called when the backend is local too: locally, `npm run dev` and
  *    `npm run serve` configure such a hook for the organization the local site shows and build as Netlify
@@ -43,7 +47,13 @@ export type RebuildBatch = {
   request_count: number;
   reasons: string[];
 };
-export type FlushedBatch = RebuildBatch & { outcome: 'succeeded' | 'failed' | 'skipped'; error?: string };
+/** `hook_called`: the hook answered, and the build reports its result later (site_deploys). */
+export type FlushedBatch = RebuildBatch & { outcome: 'hook_called' | 'failed' | 'skipped'; error?: string };
+
+/** A flushed batch in a log line: "scale-pro (3 request(s)): hook called", "...: failed (Build hook answered 500)". */
+export function describeBatch(batch: FlushedBatch): string {
+  return `${batch.organization_slug} (${batch.request_count} request(s)): ${batch.outcome.replace('_', ' ')}${batch.error ? ` (${batch.error})` : ''}`;
+}
 
 const DEFAULT_QUIET_WINDOW_MS = 60_000;
 const HOOK_ATTEMPTS = 3;
@@ -52,20 +62,20 @@ const DEFAULT_RETRY_BASE_MS = 500;
 
 type Env = Record<string, string | undefined>;
 
-/** REBUILD_QUIET_WINDOW_MS, or the 60 s default. */
+/** REBUILD_QUIET_WINDOW_MS, or the 60 s default: how long REBUILD_AT_ONCE=off holds requests. */
 export function quietWindowMs(env: Env = process.env): number {
   const value = Number(env.REBUILD_QUIET_WINDOW_MS);
   return env.REBUILD_QUIET_WINDOW_MS !== undefined && Number.isInteger(value) && value >= 0 ? value : DEFAULT_QUIET_WINDOW_MS;
 }
 
-/** False when REBUILD_AT_ONCE is `off` (or `0`, `false`): then every request waits for the quiet window. */
+/** False when REBUILD_AT_ONCE is `off` (or `0`, `false`): then every request is held for the quiet window. */
 export function buildAtOnce(env: Env = process.env): boolean {
   return !['off', '0', 'false'].includes((env.REBUILD_AT_ONCE ?? '').trim().toLowerCase());
 }
 
 /**
- * Records a rebuild request for the organization and flushes it at once if its quiet window has already
- * passed (otherwise the scheduled flush sends it). Returns the request id and any batches flushed now.
+ * Records a rebuild request for the organization and flushes it at once unless a build is in flight (then it
+ * goes into the next build). Returns the request id and any batches flushed now.
  */
 export async function requestRebuild(
   client: SupabaseClient,
@@ -115,9 +125,9 @@ async function sendBatch(client: SupabaseClient, batch: RebuildBatch, env: Env):
   }
   if (batch.build_hook_url) {
     const { attempts, error } = await callBuildHook(batch, env);
-    const outcome = error ? 'failed' : 'succeeded';
+    const outcome = error ? 'failed' : 'hook_called';
     await recordOutcome(client, batch.batch_id, { status: outcome, attempts, error: error ?? null });
-    if (error) console.error(`Rebuild of ${batch.organization_slug} failed after ${attempts} attempts: ${error}`);
+    if (error) console.error(`Rebuild of ${batch.organization_slug}: the build hook failed after ${attempts} attempts (retried with the next flush): ${error}`);
     return { ...batch, outcome, error };
   }
   const reason = 'No build hook configured for this organization';
@@ -159,7 +169,7 @@ export function isLoopbackUrl(url: string): boolean {
 async function recordOutcome(
   client: SupabaseClient,
   batchId: string,
-  outcome: { status: 'succeeded' | 'failed' | 'skipped'; attempts: number; error: string | null },
+  outcome: { status: FlushedBatch['outcome']; attempts: number; error: string | null },
 ): Promise<void> {
   const { error } = await client
     .from('site_rebuild_requests')

@@ -58,12 +58,12 @@ describe('schedulerDisabled', () => {
 });
 
 describe('describeRun', () => {
-  it("summarizes publish-scheduled's answer", () => {
+  it("summarizes publish-scheduled's answer: a hook that answered is \"hook called\", not a build that succeeded", () => {
     const body = JSON.stringify({
       published: ['p1', 'p2'],
-      rebuilds: [{ organization_slug: 'scale-pro', request_count: 3, outcome: 'succeeded' }, { organization_slug: 'evergreen-landscaping', request_count: 1, outcome: 'skipped', error: 'No build hook configured for this organization' }],
+      rebuilds: [{ organization_slug: 'scale-pro', request_count: 3, outcome: 'hook_called' }, { organization_slug: 'evergreen-landscaping', request_count: 1, outcome: 'skipped', error: 'No build hook configured for this organization' }],
     });
-    expect(describeRun(200, body)).toBe('published 2 post(s), rebuilds: scale-pro (3 request(s)) succeeded; evergreen-landscaping (1 request(s)) skipped: No build hook configured for this organization');
+    expect(describeRun(200, body)).toBe('published 2 post(s), rebuilds: scale-pro (3 request(s)) hook called; evergreen-landscaping (1 request(s)) skipped: No build hook configured for this organization');
     expect(describeRun(200, JSON.stringify({ published: [], rebuilds: [] }))).toBe('published 0 post(s), rebuilds: none due');
   });
 
