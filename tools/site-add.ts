@@ -1,29 +1,39 @@
 /**
  * `npm run site:add -- --name "Evergreen Landscaping" --slug evergreen --domain www.example.com
- *   --time-zone America/New_York --admin owner@example.com [--build-hook URL] [--netlify-site ID]`
+ *   --time-zone America/New_York --admin owner@example.com [--build-hook URL] [--netlify-site ID]
+ *   [--rotate-webhook-token] [--resend-invitation]`; `--help` prints the options.
  *
  * Sets up a client's organization and says what its Netlify site needs, so nothing is typed by hand twice:
- * 1. the arguments are checked (SiteSetupSchema); a bad one ends the run with one line, before any write;
+ * 1. the arguments are checked (SiteSetupSchema); every missing or bad one is named, one line each, before any
+ *    write;
  * 2. add_site (migration 20261128200000_add_site.sql) writes the organization, its confirmed domain, its time
  *    zone and the build hook in one transaction, and refuses a slug or domain another organization holds or an
  *    unknown time zone, writing nothing;
  * 3. the first admin is invited through the back office's own path (createInvitation, sendInvitationMail):
  *    the link is printed, and mailed when mail is configured (RESEND_API_KEY and MAIL_FROM, or the local
- *    outbox). An address that is already an admin or has a pending invitation gets no second one;
- * 4. the Netlify settings are printed as exact values: the variables, the build hook, the three deploy
+ *    outbox). An address that is already an admin gets none; one with a pending invitation gets no second one,
+ *    unless `--resend-invitation` asks for a new link (the old one stops working);
+ * 4. the organization's webhook address for the writing tool: made on the first run (its token is printed
+ *    once, as the back office shows it once); `--rotate-webhook-token` makes a new one (the old one keeps
+ *    working for 24 hours);
+ * 5. the Netlify settings are printed as exact values: the variables, the build hook, the three deploy
  *    notifications with their URL and secret; with `--netlify-site` they are also written with the Netlify CLI
- *    (logged in: `netlify login`).
- * A second identical run writes nothing and says so (the printed values are the same).
+ *    (logged in: `netlify login`);
+ * 6. the next step: deploy, then `npm run site:check` with the site's address and the webhook token.
+ * The output holds secrets (the service-role key, the deploy secret, the webhook token) and says so first. A
+ * second identical run writes nothing and says so (the printed values are the same).
  *
  * The backend is SUPABASE_URL with SUPABASE_SERVICE_ROLE_KEY (a hosted project), else the local one.
  * SUPABASE_ANON_KEY (or PUBLIC_SUPABASE_ANON_KEY) gives the anon key to print for a hosted project.
  */
 import { createHmac } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SiteSetupSchema, type SiteSetup } from '../src/schemas/site-setup.ts';
-import { createInvitation, INVITATION_VALID_DAYS } from '../src/lib/server/invitations.ts';
+import { createInvitation, INVITATION_VALID_DAYS, resendInvitation } from '../src/lib/server/invitations.ts';
+import { webhookUrl } from '../src/lib/back-office/webhook.ts';
 import { sendInvitationMail } from '../src/lib/server/invitation-mail.ts';
 import { serviceClient } from '../src/lib/server/service-client.ts';
 import { LOCAL_SUPABASE, serviceSupabaseConfig } from '../src/lib/server/service-config.ts';
@@ -46,15 +56,41 @@ const DEPLOY_NOTIFICATIONS = [
   { label: 'Deploy failed', event: 'deploy_failed' },
 ] as const;
 
-/** Ends the run with one line on stderr. */
-function fail(message: string): never {
-  console.error(`site:add: ${message}`);
+/** What `--help` prints. */
+export const SITE_ADD_USAGE = `Usage: npm run site:add -- --name NAME --slug SLUG --domain DOMAIN --time-zone ZONE --admin EMAIL [options]
+
+Sets up a client's organization on the backend (SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY, else the local one)
+and prints what its Netlify site needs. Running it again with the same values changes nothing.
+
+Required:
+  --name NAME              the organization's name, as the site shows it
+  --slug SLUG              its slug (lowercase letters, digits, hyphens): the site's SITE_ORG
+  --domain DOMAIN          the site's primary domain, like www.example.com
+  --time-zone ZONE         IANA time zone of its publishing queue, like America/New_York
+  --admin EMAIL            the first admin, invited by mail (the link is printed too)
+Options:
+  --build-hook URL         the Netlify site's build hook (https://api.netlify.com/build_hooks/...)
+  --netlify-site ID        also write the variables and deploy notifications with the Netlify CLI
+  --rotate-webhook-token   make a new webhook token (the old one keeps working for 24 hours)
+  --resend-invitation      send the first admin's pending invitation again, with a new link
+  --help                   this text
+
+The output holds secrets (the service-role key, the deploy secret, the webhook token): keep it private.`;
+
+/** Ends the run with its lines on stderr. */
+function fail(...lines: string[]): never {
+  for (const line of lines) console.error(`site:add: ${line}`);
   process.exit(1);
 }
 
-/** The arguments, checked; ends the run with the first problem. */
-function parseSiteSetup(argv: string[]): SiteSetup {
-  let values: Record<string, string | undefined>;
+/** The flag a schema path names: `timeZone` is `--time-zone`. */
+const flagOf = (key: PropertyKey | undefined) => `--${String(key ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+type SiteAddArgs = { site: SiteSetup; rotateWebhookToken: boolean; resendInvitation: boolean };
+
+/** The arguments, checked; ends the run naming every missing or bad one. */
+function parseSiteSetup(argv: string[]): SiteAddArgs {
+  let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
       args: argv,
@@ -67,10 +103,17 @@ function parseSiteSetup(argv: string[]): SiteSetup {
         admin: { type: 'string' },
         'build-hook': { type: 'string' },
         'netlify-site': { type: 'string' },
+        'rotate-webhook-token': { type: 'boolean' },
+        'resend-invitation': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
       },
     }));
   } catch (error) {
-    fail((error as Error).message);
+    fail((error as Error).message, 'npm run site:add -- --help lists the options.');
+  }
+  if (values.help) {
+    console.log(SITE_ADD_USAGE);
+    process.exit(0);
   }
   const parsed = SiteSetupSchema.safeParse({
     name: values.name,
@@ -82,11 +125,10 @@ function parseSiteSetup(argv: string[]): SiteSetup {
     netlifySite: values['netlify-site'],
   });
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const flag = `--${String(issue.path[0] ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-    fail(`${flag}: ${issue.code === 'invalid_type' ? 'missing' : issue.message}`);
+    const lines = parsed.error.issues.map((issue) => `${flagOf(issue.path[0])}: ${issue.code === 'invalid_type' ? 'missing' : issue.message}`);
+    fail(...lines, 'npm run site:add -- --help lists the options.');
   }
-  return parsed.data;
+  return { site: parsed.data, rotateWebhookToken: values['rotate-webhook-token'] === true, resendInvitation: values['resend-invitation'] === true };
 }
 
 /**
@@ -116,22 +158,56 @@ function siteVariables(env: Env, site: SiteSetup, secret: string): [string, stri
   ];
 }
 
-/** The first admin: invited now (link printed, mailed when configured), or why no invitation was needed. */
-async function inviteAdmin(env: Env, site: SiteSetup, added: AddedSite): Promise<string[]> {
+/** The first admin: invited now (link printed, mailed when configured), sent again, or why no invitation was needed. */
+async function inviteAdmin(env: Env, site: SiteSetup, added: AddedSite, resend: boolean): Promise<string[]> {
   if (added.admin.status === 'member') return [`${site.admin} is already an admin of ${site.name}: no invitation.`];
-  if (added.admin.status === 'invited') {
-    return [`${site.admin} already has a pending invitation (until ${added.admin.expires_at}; its link was printed by the run that made it): no new one.`];
-  }
   // Locally the site is the local server's; the hosted site answers at its domain (confirmed by add_site).
   const siteUrl = siteAddress({ slug: site.slug, domain: site.domain, domain_confirmed: true }, env);
   const service = serviceClient(env);
-  const created = await createInvitation(service, { organizationId: added.organization_id, invitedBy: null, siteUrl }, { email: site.admin, role: 'admin' });
+  if (added.admin.status === 'invited' && !resend) {
+    return [`${site.admin} already has a pending invitation (until ${added.admin.expires_at}; its link was printed by the run that made it): no new one. --resend-invitation sends it again with a new link.`];
+  }
+  const created = added.admin.status === 'invited' ? await resendPending(service, added.organization_id, site.admin, siteUrl) : await createInvitation(service, { organizationId: added.organization_id, invitedBy: null, siteUrl }, { email: site.admin, role: 'admin' });
   const mail = await sendInvitationMail(created.id, {
     to: site.admin, organizationName: created.organizationName, role: 'admin', inviter: created.inviter,
     link: created.link, expiresAt: created.expiresAt, validDays: INVITATION_VALID_DAYS,
   });
   const sent = mail === 'sent' ? `mailed to ${site.admin}` : mail === 'failed' ? 'the mail could not be sent: pass the link on' : 'mail is not configured: pass the link on';
-  return [`Invited ${site.admin} as admin (${sent}; valid ${INVITATION_VALID_DAYS} days):`, `  ${created.link}`];
+  const what = added.admin.status === 'invited' ? 'Sent the invitation again, with a new link (the old one no longer works), to' : 'Invited';
+  return [`${what} ${site.admin} as admin (${sent}; valid ${INVITATION_VALID_DAYS} days):`, `  ${created.link}`];
+}
+
+/** The organization's pending invitation of `email`, sent again with a new token (the back office's Resend). */
+async function resendPending(service: SupabaseClient, organizationId: string, email: string, siteUrl: string) {
+  const { data, error } = await service
+    .from('user_invitations').select('id').eq('organization_id', organizationId).ilike('email', email).is('used_at', null).is('revoked_at', null)
+    .order('created_at', { ascending: false }).limit(1).maybeSingle();
+  if (error || !data) fail(`no pending invitation of ${email} to send again${error ? `: ${error.message}` : ''}`);
+  return resendInvitation(service, { organizationId, invitationId: data.id as string, siteUrl });
+}
+
+/**
+ * The writing tool's webhook address: made when the organization has none, or when `rotate` asks for a new
+ * token (rotate_webhook_token: the old one keeps working for 24 hours). Answers the lines to print and the
+ * token when one was made now (the only time it can be shown).
+ */
+async function webhookAddress(env: Env, site: SiteSetup, organizationId: string, rotate: boolean): Promise<{ lines: string[]; token: string | null }> {
+  const service = serviceClient(env);
+  const { data: existing, error } = await service.from('webhook_integrations').select('organization_id').eq('organization_id', organizationId).maybeSingle();
+  if (error) fail(`reading the webhook address failed: ${error.message}`);
+  if (existing && !rotate) {
+    return { lines: ['Webhook address: made by an earlier run (its token is shown only when made; --rotate-webhook-token makes a new one, the old one keeps working for 24 hours).'], token: null };
+  }
+  const { data: token, error: rotateError } = await service.rpc('rotate_webhook_token', { p_organization_id: organizationId });
+  if (rotateError || typeof token !== 'string') fail(`making the webhook token failed: ${rotateError?.message ?? 'no token'}`);
+  const origin = siteAddress({ slug: site.slug, domain: site.domain, domain_confirmed: true }, env);
+  return {
+    lines: [
+      `Webhook address for ZimmWriter (${existing ? 'a new token; the old one keeps working for 24 hours' : 'made now'}; shown this once, as the back office shows it):`,
+      `  ${webhookUrl(origin, token)}`,
+    ],
+    token,
+  };
 }
 
 /** What to set on the client's Netlify site, as lines to print. */
@@ -172,7 +248,7 @@ function applyOnNetlify(siteId: string, site: SiteSetup, variables: [string, str
 }
 
 async function main(): Promise<void> {
-  const site = parseSiteSetup(process.argv.slice(2));
+  const { site, rotateWebhookToken, resendInvitation: resend } = parseSiteSetup(process.argv.slice(2));
   const env = process.env;
   const { url, serviceRoleKey } = serviceSupabaseConfig(env);
   const { data, error } = await serviceClient(env).rpc('add_site', {
@@ -185,17 +261,25 @@ async function main(): Promise<void> {
   });
   if (error) fail(`${error.message} (nothing was written)`);
   const added = data as AddedSite;
-  const invitation = await inviteAdmin(env, site, added);
+  const invitation = await inviteAdmin(env, site, added, resend);
+  const webhook = await webhookAddress(env, site, added.organization_id, rotateWebhookToken);
   const secret = deployNotificationSecret(serviceRoleKey, added.organization_id);
   const variables = siteVariables(env, site, secret);
-  const unchanged = added.changes.length === 0 && added.admin.status !== 'none';
+  const unchanged = added.changes.length === 0 && added.admin.status !== 'none' && !resend && !webhook.token;
+  const siteUrl = siteAddress({ slug: site.slug, domain: site.domain, domain_confirmed: true }, env);
   const lines = [
+    'This output holds secrets (the service-role key, the deploy secret, a webhook token): keep it private.',
+    '',
     `${site.name} (${site.slug}) on ${url}: ${unchanged ? 'nothing changed, it is set up as given.' : 'set up.'}`,
     ...added.changes.map((change) => `  ${change}`),
     ...invitation,
+    ...webhook.lines,
     '',
     ...netlifySettings(site, variables, secret, added.build_hook_url),
     ...(site.netlifySite ? ['', ...applyOnNetlify(site.netlifySite, site, variables, secret)] : []),
+    '',
+    `Next: ${site.netlifySite ? 'deploy the Netlify site' : 'set these on the Netlify site (or run again with --netlify-site <site id>) and deploy it'}, then check it:`,
+    `  npm run site:check -- ${siteUrl} --token ${webhook.token ?? '<the webhook token>'}`,
   ];
   console.log(lines.join('\n'));
 }

@@ -1,6 +1,7 @@
 /**
- * `npm run site:check -- <site URL> [--token WEBHOOK_TOKEN]`: checks a deployed site as a visitor and as its
- * operator would, one line per check (`ok`, `FAIL` or `skip`, and why); exits 1 when one fails.
+ * `npm run site:check -- <site URL> [--token WEBHOOK_TOKEN]` (`--help` prints the options): checks a deployed
+ * site as a visitor and as its operator would, one line per check (`ok`, `FAIL` or `skip`, and why), then a
+ * summary that counts the failed and the skipped checks; exits 1 when one fails, 2 for bad arguments.
  *
  * 1. organization: the home page names an organization of the database (`<html data-organization-id>`), not
  *    the built-in fallback a build without its organization shows;
@@ -10,7 +11,14 @@
  *    status an empty or unsigned call gets; the deploy notifications answer 401 to an unsigned call (503 means
  *    DEPLOY_NOTIFICATION_SECRET is not set);
  * 4. webhook: with `--token`, the webhook's dry run (`?dry_run=1`, writes nothing) accepts a sample article;
- * 5. build hook: the organization has a build hook stored. A visitor cannot see it, so this needs the
+ * 5. newsletter: a sign-up's dry run (`?dry_run=1`: the function reads the site's organization as a real
+ *    sign-up does, then stores and mails nothing) is accepted;
+ * 6. build data: the site's organization, read through the build's own data layer and schema
+ *    (`readSiteOrganization`), as the next build will read it: a setting the site cannot show fails here,
+ *    naming the field, before a build fails on it. It reads what visitors may read (the public backend
+ *    address and anon key: PUBLIC_SUPABASE_URL and PUBLIC_SUPABASE_ANON_KEY, or the local backend for a site
+ *    on this machine); else it is skipped with a note;
+ * 7. build hook: the organization has a build hook stored. A visitor cannot see it, so this needs the
  *    service role: SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY, or the local backend for a site on this
  *    machine; else it is skipped with a note.
  */
@@ -19,6 +27,23 @@ import { SiteCheckSchema } from '../src/schemas/site-setup.ts';
 import { headersForEveryPath } from '../src/integrations/security-headers.ts';
 import { isLoopbackUrl } from '../src/lib/server/rebuilds.ts';
 import { serviceClient } from '../src/lib/server/service-client.ts';
+import { listOrganizations, readSiteOrganization } from '../src/lib/site/organizations.ts';
+
+/** What `--help` prints. */
+export const SITE_CHECK_USAGE = `Usage: npm run site:check -- SITE_URL [--token WEBHOOK_TOKEN]
+
+Checks a deployed site as a visitor and as its operator: the organization it shows, its security headers, every
+function, a newsletter sign-up's dry run, its organization read as the next build reads it, and (with the
+service role) its build hook. Nothing is written. Prints one line per check and a summary; exits 1 when a
+check fails.
+
+  SITE_URL                 the site's address, like https://www.example.com
+  --token WEBHOOK_TOKEN    also run the writing tool's webhook as a dry run (npm run site:add prints the token)
+  --help                   this text
+
+Environment: SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY check the build hook; PUBLIC_SUPABASE_URL and
+PUBLIC_SUPABASE_ANON_KEY read the organization as the build does (both default to the local backend for a
+site on this machine).`;
 
 type Outcome = 'ok' | 'FAIL' | 'skip';
 interface Check {
@@ -147,6 +172,41 @@ async function webhookDryRun(origin: string, token: string | undefined): Promise
   return ok('webhook dry run', `a delivery would ${body.action} a post (${body.status}); nothing was written`);
 }
 
+/** A newsletter sign-up's dry run: the function reads the site's organization, then stores and mails nothing. */
+async function newsletterDryRun(origin: string): Promise<Check> {
+  const name = 'newsletter sign-up dry run';
+  const answer = await call(`${origin}/api/newsletter?dry_run=1`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'site-check@example.com' }),
+  });
+  let message = '';
+  try {
+    message = (JSON.parse(answer.text) as { message?: string }).message ?? '';
+  } catch {
+    // Not JSON: reported below with the status.
+  }
+  if (answer.status !== 200 || !message.startsWith('Dry run:')) return failed(name, `answered ${answer.status || answer.text}${message ? `: ${message}` : ''}, expected a dry run's 200`);
+  return ok(name, 'a sign-up would be accepted; nothing was saved or sent');
+}
+
+/** The site's organization read through the build's data layer and schema, as its next build will read it. */
+async function buildData(origin: string, organizationId: string | null, env: Record<string, string | undefined>): Promise<Check> {
+  const name = 'build data';
+  if (!env.PUBLIC_SUPABASE_URL && !isLoopbackUrl(origin)) {
+    return { outcome: 'skip', name, why: 'set PUBLIC_SUPABASE_URL and PUBLIC_SUPABASE_ANON_KEY (the site\'s own) to read its organization as the build does' };
+  }
+  if (!organizationId) return failed(name, 'the site shows no organization to read');
+  try {
+    const organization = (await listOrganizations(env)).find((each) => each.id === organizationId);
+    if (!organization) return failed(name, `the build would not find organization ${organizationId} (left out, or not readable)`);
+    const read = await readSiteOrganization({ ...env, SITE_ORG: organization.slug });
+    return ok(name, `${read.name} (${read.slug}) and its settings read as the build reads them`);
+  } catch (error) {
+    return failed(name, (error as Error).message);
+  }
+}
+
 /** Whether the organization has a build hook stored (service role), or why this is not checked. */
 async function buildHook(origin: string, organizationId: string | null, env: Record<string, string | undefined>): Promise<Check> {
   const name = 'build hook';
@@ -168,17 +228,23 @@ async function main(): Promise<number> {
   let positionals: string[];
   let token: string | undefined;
   try {
-    const parsed = parseArgs({ args: process.argv.slice(2), strict: true, allowPositionals: true, options: { token: { type: 'string' } } });
+    const parsed = parseArgs({ args: process.argv.slice(2), strict: true, allowPositionals: true, options: { token: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
     ({ positionals } = parsed);
     token = parsed.values.token;
+    if (parsed.values.help) {
+      console.log(SITE_CHECK_USAGE);
+      return 0;
+    }
   } catch (error) {
     console.error(`site:check: ${(error as Error).message}`);
+    console.error('site:check: npm run site:check -- --help lists the options.');
     return 2;
   }
   const args = SiteCheckSchema.safeParse({ siteUrl: positionals[0], token });
   if (!args.success || positionals.length !== 1) {
     const issue = args.error?.issues[0];
     console.error(`site:check: ${issue ? `${issue.path[0] === 'token' ? '--token' : 'site URL'}: ${issue.message}` : 'give one site URL'}`);
+    console.error('site:check: npm run site:check -- --help lists the options.');
     return 2;
   }
   const origin = new URL(args.data.siteUrl).origin;
@@ -187,11 +253,15 @@ async function main(): Promise<number> {
     ...home.checks,
     ...(await functions(origin)),
     await webhookDryRun(origin, args.data.token),
+    await newsletterDryRun(origin),
+    await buildData(origin, home.organizationId, process.env),
     await buildHook(origin, home.organizationId, process.env),
   ];
   for (const { outcome, name, why } of checks) console.log(`${outcome.padEnd(4)} ${name}: ${why}`);
   const failures = checks.filter((check) => check.outcome === 'FAIL').length;
-  console.log(failures === 0 ? `${origin}: every check passed.` : `${origin}: ${failures} check(s) failed.`);
+  const skipped = checks.filter((check) => check.outcome === 'skip').length;
+  const skippedNote = skipped ? ` (${skipped} skipped: see above)` : '';
+  console.log(failures === 0 ? `${origin}: every check passed${skippedNote}.` : `${origin}: ${failures} check(s) failed${skippedNote}.`);
   return failures === 0 ? 0 : 1;
 }
 

@@ -22,7 +22,7 @@ function outcomeOf(text: string): NewsletterOutcome {
   return (found?.[0] as NewsletterOutcome | undefined) ?? 'email-invalid';
 }
 
-async function signUp(body: unknown): Promise<Answer> {
+async function signUp(body: unknown, dryRun: boolean): Promise<Answer> {
   const signup = NewsletterSignupSchema.safeParse(body);
   if (!signup.success) {
     const text = signup.error.issues[0]?.message ?? NEWSLETTER_OUTCOMES['email-invalid'].message;
@@ -34,6 +34,7 @@ async function signUp(body: unknown): Promise<Answer> {
     ? await client.from('organizations').select('id, name, slug, domain, domain_confirmed').eq('id', organizationId).maybeSingle()
     : { data: null };
   if (!organization) return answer(503, 'not-available');
+  if (dryRun) return answer(200, 'check-inbox', `Dry run: a sign-up for ${organization.name}'s newsletter would be accepted and a confirmation mail sent. Nothing was saved or sent.`);
   // The mail's links lead to the organization's own address, never to the host the request named.
   await requestSubscription(client, organization, signup.data.email, siteAddress(organization));
   return answer(200, 'check-inbox');
@@ -47,6 +48,8 @@ async function signUp(body: unknown): Promise<Answer> {
  *   invalid, 413 too large, 503 when the site has no organization, 500 with a generic message and a reference.
  * - A plain form post (`application/x-www-form-urlencoded`, the same form before or without its script):
  *   303 to `/newsletter/<outcome>`, so the address never lands in a URL.
+ * - `?dry_run=1` with JSON (`npm run site:check`): the same validation and reads of the site's organization,
+ *   then 200 saying what a sign-up would do; nothing is stored and no mail is sent.
  */
 export default withBackend(async (req: Request) => {
   const plainForm = (req.headers.get('content-type') ?? '').startsWith('application/x-www-form-urlencoded');
@@ -55,7 +58,8 @@ export default withBackend(async (req: Request) => {
     const body = plainForm
       ? Object.fromEntries(new URLSearchParams(await readText(req, { maxBytes: NEWSLETTER_MAX_BYTES })))
       : await readJson(req, { maxBytes: NEWSLETTER_MAX_BYTES });
-    result = await signUp(body);
+    // A dry run (site:check's probe) goes through the same checks and reads, and writes and sends nothing.
+    result = await signUp(body, !plainForm && new URL(req.url).searchParams.get('dry_run') === '1');
   } catch (error) {
     result = error instanceof HttpError ? answer(error.status, 'not-available', error.message) : serverError(NEWSLETTER_OUTCOMES['not-available'].message, error);
   }

@@ -1,13 +1,17 @@
 /**
  * `npm run site:add` and `npm run site:check` (tools/), run as the operator runs them, against the local backend:
  * - site:add sets up a new organization (confirmed domain, default category, time zone, build hook), invites
- *   its first admin (the link printed and in the mail outbox), and prints the Netlify settings; the admin
- *   accepts the invitation and signs in through the auth API; a second identical run writes nothing and says
- *   so; each bad input ends with one line and writes nothing; anon and members cannot call add_site;
+ *   its first admin (the link printed and in the mail outbox), makes its webhook address, prints the Netlify
+ *   settings and the next step, and says first that its output holds secrets; `--help` lists every option;
+ *   `--resend-invitation` replaces the pending link; the admin accepts the invitation and signs in through
+ *   the auth API; a second identical run writes nothing and says so; `--rotate-webhook-token` makes a new
+ *   token; every missing or bad input is named, nothing is written; anon and members cannot call add_site;
  * - the new organization's site, built with SITE_ORG and served as `npm run serve` serves it (netlify/local/cli.ts,
- *   from a copy of the project, with the deploy secret site:add printed), passes site:check; site:check fails
- *   when a security header is missing (a front that drops it) and when the deploy notifications have no secret
- *   (the deploy-events function itself, answering without DEPLOY_NOTIFICATION_SECRET, behind the same front).
+ *   from a copy of the project, with the deploy secret site:add printed), passes site:check (a newsletter
+ *   sign-up's dry run and the organization read as the build reads it included, nothing written); site:check
+ *   fails when a security header is missing (a front that drops it), when the deploy notifications have no
+ *   secret (the deploy-events function itself, answering without DEPLOY_NOTIFICATION_SECRET, behind the same
+ *   front), and when the build could not read the organization; its summary counts the skipped checks.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -39,14 +43,20 @@ const SERVE_PORT = 8897;
 const SITE_CHECK_TIMEOUT = 240_000;
 
 /** Runs a tool as `npm run` runs it (Node 24, the project's folder); not blocking, so a front in this process answers it. */
-function tool(name: 'site-add' | 'site-check', args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'tools', `${name}.ts`), ...args], { cwd: ROOT, env: { ...process.env, SITE_URL: '' } });
+function tool(name: 'site-add' | 'site-check', args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [join(ROOT, 'tools', `${name}.ts`), ...args], { cwd: ROOT, env: { ...process.env, SITE_URL: '', ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
   child.stderr.on('data', (chunk) => (stderr += chunk));
   return new Promise((done) => child.on('close', (status) => done({ status, stdout, stderr })));
 }
+
+/** The webhook token in a printed webhook address. */
+const printedToken = (stdout: string) => stdout.match(/^\s*http:\/\/localhost:8888\/api\/webhooks\/zimmwriter\/(whk_[0-9a-f]{64})$/m)?.[1];
+/** The last invitation link printed. */
+const printedLink = (stdout: string) => stdout.match(/^\s*(http:\/\/localhost:8888\/auth\?invite=(\S+))$/m);
+const HELP_HINT = 'site:add: npm run site:add -- --help lists the options.';
 
 /** A printed `NAME=value` line's value. */
 const printed = (stdout: string, name: string) => stdout.match(new RegExp(`^\\s*${name}=(.*)$`, 'm'))?.[1];
@@ -79,6 +89,10 @@ async function footprint() {
 }
 
 let first: Awaited<ReturnType<typeof tool>>;
+/** The first admin's invitation link now valid (a resend replaces it). */
+let inviteLink = '';
+/** The webhook token now valid for the organization (a rotation replaces it). */
+let webhookToken = '';
 let organizationId = '';
 let adminUserId: string | null = null;
 
@@ -107,8 +121,9 @@ describe('npm run site:add', () => {
     const invitations = (await service.from('user_invitations').select('email, role, invited_by, used_at, token_hash').eq('organization_id', org.id)).data!;
     expect(invitations).toHaveLength(1);
     expect(invitations[0]).toMatchObject({ email: site.admin, role: 'admin', invited_by: null, used_at: null });
-    const link = first.stdout.match(/^\s*(http:\/\/localhost:8888\/auth\?invite=(\S+))$/m);
+    const link = printedLink(first.stdout);
     expect(link, first.stdout).not.toBeNull();
+    inviteLink = link![1]!;
     expect(createHash('sha256').update(decodeURIComponent(link![2]!)).digest('hex')).toBe(invitations[0]!.token_hash);
     expect(first.stdout).toContain(`Invited ${site.admin} as admin (mailed to ${site.admin}; valid 7 days):`);
     const outbox = await fetch(`${backend.url}/__local/outbox?to=${encodeURIComponent(site.admin)}`, {
@@ -134,17 +149,65 @@ describe('npm run site:add', () => {
     expect(first.stdout).toContain(`https://${site.domain}/auth`);
   });
 
+  it('says first that the output holds secrets, makes the webhook address with its token, and ends with the next step', async () => {
+    expect(first.stdout.split('\n')[0]).toBe('This output holds secrets (the service-role key, the deploy secret, a webhook token): keep it private.');
+    webhookToken = printedToken(first.stdout)!;
+    expect(webhookToken, first.stdout).toMatch(/^whk_[0-9a-f]{64}$/);
+    const { data } = await service.from('webhook_integrations').select('token_hash').eq('organization_id', organizationId).single();
+    expect(data?.token_hash).toBe(createHash('sha256').update(webhookToken).digest('hex'));
+    const lines = first.stdout.trim().split('\n');
+    expect(lines.slice(-2)).toEqual([
+      'Next: set these on the Netlify site (or run again with --netlify-site <site id>) and deploy it, then check it:',
+      `  npm run site:check -- http://localhost:8888 --token ${webhookToken}`,
+    ]);
+  });
+
+  it('--help prints every option and writes nothing', async () => {
+    const before = await footprint();
+    const help = await tool('site-add', ['--help']);
+    expect(help.status).toBe(0);
+    for (const option of ['--name', '--slug', '--domain', '--time-zone', '--admin', '--build-hook', '--netlify-site', '--rotate-webhook-token', '--resend-invitation']) {
+      expect(help.stdout).toContain(option);
+    }
+    expect(await footprint()).toEqual(before);
+  });
+
+  it('names every missing option at once, then where the options are listed, and writes nothing', async () => {
+    const before = await footprint();
+    const refused = await tool('site-add', []);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr.trim().split('\n')).toEqual([
+      'site:add: --name: missing', 'site:add: --slug: missing', 'site:add: --domain: missing', 'site:add: --time-zone: missing', 'site:add: --admin: missing', HELP_HINT,
+    ]);
+    expect(await footprint()).toEqual(before);
+  });
+
   it('run again before the admin accepted: no second invitation, nothing changed', async () => {
     const before = await footprint();
     const again = await tool('site-add', ARGS);
     expect(again.status).toBe(0);
     expect(again.stdout).toContain(`${site.name} (${site.slug}) on ${backend.url}: nothing changed, it is set up as given.`);
-    expect(again.stdout).toMatch(new RegExp(`^${site.admin} already has a pending invitation \\(until .+; its link was printed by the run that made it\\): no new one\\.$`, 'm'));
+    expect(again.stdout).toMatch(new RegExp(`^${site.admin} already has a pending invitation \\(until .+; its link was printed by the run that made it\\): no new one\\. --resend-invitation sends it again with a new link\\.$`, 'm'));
+    expect(again.stdout).toContain('Webhook address: made by an earlier run');
+    expect(printedToken(again.stdout)).toBeUndefined();
     expect(await footprint()).toEqual(before);
   });
 
+  it('--resend-invitation sends the pending invitation again with a new link; the old link no longer opens it', async () => {
+    const resent = await tool('site-add', [...ARGS, '--resend-invitation']);
+    expect(resent.stderr).toBe('');
+    expect(resent.status).toBe(0);
+    expect(resent.stdout).toContain(`Sent the invitation again, with a new link (the old one no longer works), to ${site.admin} as admin (mailed to ${site.admin}; valid 7 days):`);
+    const link = printedLink(resent.stdout)![1]!;
+    expect(link).not.toBe(inviteLink);
+    const hashOf = (url: string) => createHash('sha256').update(decodeURIComponent(new URL(url).searchParams.get('invite')!)).digest('hex');
+    const { data: invitations } = await service.from('user_invitations').select('token_hash').eq('organization_id', organizationId);
+    expect(invitations).toEqual([{ token_hash: hashOf(link) }]);
+    inviteLink = link;
+  });
+
   it('its admin accepts the invitation and signs in through the auth API, an admin of the new organization', async () => {
-    const token = decodeURIComponent(first.stdout.match(/\/auth\?invite=(\S+)$/m)![1]!);
+    const token = decodeURIComponent(new URL(inviteLink).searchParams.get('invite')!);
     const password = 'Site-Add-Password-2026!';
     const accepted = await invitationAccept(new Request('http://localhost/api/invitations/accept', {
       method: 'POST',
@@ -176,6 +239,20 @@ describe('npm run site:add', () => {
     expect(await footprint()).toEqual(before);
   });
 
+  it('--rotate-webhook-token prints a new webhook address; the old token keeps working for 24 hours', async () => {
+    const rotated = await tool('site-add', [...ARGS, '--rotate-webhook-token']);
+    expect(rotated.status).toBe(0);
+    const token = printedToken(rotated.stdout)!;
+    expect(token).toMatch(/^whk_[0-9a-f]{64}$/);
+    expect(token).not.toBe(webhookToken);
+    expect(rotated.stdout).toContain('a new token; the old one keeps working for 24 hours');
+    const hash = (value: string) => createHash('sha256').update(value).digest('hex');
+    const { data } = await service.from('webhook_integrations').select('token_hash, previous_token_hash, previous_token_expires_at').eq('organization_id', organizationId).single();
+    expect(data).toMatchObject({ token_hash: hash(token), previous_token_hash: hash(webhookToken) });
+    expect(Date.parse(data!.previous_token_expires_at) - Date.now()).toBeGreaterThan(23 * 3600_000);
+    webhookToken = token;
+  });
+
   const fresh = ['--name', site.name, '--slug', `${site.slug}-bad`, '--domain', `bad.${site.domain}`, '--time-zone', 'UTC', '--admin', site.admin];
   const withArg = (flag: string, value: string) => fresh.map((arg, i) => (fresh[i - 1] === flag ? value : arg));
   it.each([
@@ -186,11 +263,12 @@ describe('npm run site:add', () => {
     ['a malformed admin address', withArg('--admin', 'owner-at-example'), 'site:add: --admin: Enter a valid email address'],
     ['a malformed domain', withArg('--domain', 'https://www.example.com/'), 'site:add: --domain: Enter a domain like example.com'],
     ['a missing flag', fresh.slice(2), 'site:add: --name: missing'],
-  ])('%s: one line, a non-zero exit, and nothing written', async (_case, args, line) => {
+  ])('%s: its line, a non-zero exit, and nothing written', async (_case, args, line) => {
     const before = await footprint();
     const refused = await tool('site-add', args);
     expect(refused.status).not.toBe(0);
-    expect(refused.stderr).toBe(`${line}\n`);
+    // A bad option is followed by where the options are listed; what the database refuses stands alone.
+    expect(refused.stderr).toBe(line.includes('(nothing was written)') ? `${line}\n` : `${line}\n${HELP_HINT}\n`);
     expect(refused.stdout).toBe('');
     expect(await footprint()).toEqual(before);
   });
@@ -213,13 +291,10 @@ describe('npm run site:check against the new organization\'s site, served as npm
   let server: ChildProcess | undefined;
   let front: Server | undefined;
   const origin = `http://localhost:${SERVE_PORT}`;
-  const webhookToken = `site-check-${run}-${'t'.repeat(16)}`;
   /** What the front in front of the served site does: forward, drop a header, or answer deploy events itself. */
   let frontMode: 'forward' | 'drop-header' | 'no-deploy-secret' = 'forward';
 
   beforeAll(async () => {
-    const { error } = await service.from('webhook_integrations').insert({ organization_id: organizationId, token_hash: createHash('sha256').update(webhookToken).digest('hex') });
-    if (error) throw new Error(`storing the webhook token: ${error.message}`);
     project = projectCopy();
     const env = {
       ...process.env,
@@ -275,7 +350,7 @@ describe('npm run site:check against the new organization\'s site, served as npm
     expect(home).toContain(`data-organization-name="${site.name}"`);
   });
 
-  it('passes: the organization, every security header, every function, the webhook dry run and the build hook', async () => {
+  it('passes: the organization, every security header, every function, the webhook and newsletter dry runs, the build data and the build hook', async () => {
     const posts = async () => (await service.from('blog_posts').select('id', { count: 'exact', head: true }).eq('organization_id', organizationId)).count;
     const deliveries = async () => (await service.from('webhook_deliveries').select('id', { count: 'exact', head: true }).eq('organization_id', organizationId)).count;
     const checked = await tool('site-check', [origin, '--token', webhookToken]);
@@ -286,10 +361,23 @@ describe('npm run site:check against the new organization\'s site, served as npm
     expect(lines).toContain(`ok   organization: the site shows ${site.name} (${organizationId})`);
     expect(lines).toContain('ok   function deploy-events: POST /api/deploy-events answered 401');
     expect(lines).toContain('ok   webhook dry run: a delivery would create a post (published); nothing was written');
+    expect(lines).toContain('ok   newsletter sign-up dry run: a sign-up would be accepted; nothing was saved or sent');
+    expect(lines).toContain(`ok   build data: ${site.name} (${site.slug}) and its settings read as the build reads them`);
     expect(lines).toContain('ok   build hook: stored (api.netlify.com)');
     expect(lines.filter((line) => line.startsWith('ok   header '))).toHaveLength(5);
     expect(lines.filter((line) => line.startsWith('ok   function '))).toHaveLength(18);
     expect({ posts: await posts(), deliveries: await deliveries() }).toEqual({ posts: 0, deliveries: 0 });
+    const { count: subscribers } = await service.from('newsletter_subscribers').select('id', { count: 'exact', head: true }).eq('email', 'site-check@example.com');
+    expect(subscribers).toBe(0);
+  }, SITE_CHECK_TIMEOUT);
+
+  it('fails the build data when the organization cannot be read as the build reads it, and counts the skipped checks', async () => {
+    const checked = await tool('site-check', [origin], { PUBLIC_SUPABASE_ANON_KEY: 'not-the-anon-key' });
+    expect(checked.status).toBe(1);
+    const lines = checked.stdout.trim().split('\n');
+    expect(lines.filter((line) => line.startsWith('FAIL')).map((line) => line.split(':')[0])).toEqual(['FAIL build data']);
+    expect(lines).toContain('skip webhook dry run: no --token given');
+    expect(lines.at(-1)).toBe(`${origin}: 1 check(s) failed (1 skipped: see above).`);
   }, SITE_CHECK_TIMEOUT);
 
   it('fails when a security header is missing', async () => {
