@@ -6,11 +6,8 @@ import { createHash } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { expect, test, waitForIslands } from './fixtures';
 import { createClient } from '@supabase/supabase-js';
-import { formatInTimeZone, timeZoneLabel } from '../../src/lib/back-office/zoned-time.ts';
 import { LOCAL_SUPABASE } from '../../src/lib/server/service-config.ts';
 import { backendUrl, createUser, PASSWORD, removeUser, SCALE_PRO_ID, service } from './support/backend';
-import { rebuildPublicSite } from './support/rebuild';
-import publishScheduled from '../../netlify/functions/publish-scheduled.mts';
 
 const SEED_ADMIN = 'admin@scale-pro.test';
 const SEED_TOKEN_HASH = createHash('sha256').update('dev-zimmwriter-token-scale-pro').digest('hex');
@@ -31,26 +28,6 @@ async function signIn(page: Page, email: string, password = PASSWORD) {
 async function openTab(page: Page, id: string, heading: string) {
   await page.goto(`/admin?tab=${id}`);
   await expect(page.getByRole('heading', { name: heading })).toBeVisible();
-}
-
-/**
- * One run of the scheduled function publish-scheduled, in this process with the served functions' hold on
- * builds (playwright.config.ts), so it publishes what is due and sends nothing: the test builds. Answers the
- * published posts' ids.
- */
-async function scheduledRun(): Promise<string[]> {
-  const saved = { atOnce: process.env.REBUILD_AT_ONCE, window: process.env.REBUILD_QUIET_WINDOW_MS };
-  Object.assign(process.env, { REBUILD_AT_ONCE: 'off', REBUILD_QUIET_WINDOW_MS: '3600000' });
-  try {
-    const answer = await publishScheduled(new Request('http://localhost/.netlify/functions/publish-scheduled', { method: 'POST' }));
-    expect(answer.status).toBe(200);
-    return (await answer.json()).published;
-  } finally {
-    for (const [name, value] of [['REBUILD_AT_ONCE', saved.atOnce], ['REBUILD_QUIET_WINDOW_MS', saved.window]] as const) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  }
 }
 
 const toast = (page: Page) => page.getByRole('status', { name: 'Notifications' });
@@ -134,59 +111,6 @@ test('ZimmWriter: the admin chooses what deliveries do; the choice stays after a
     // The service role may write settings.webhook directly (the API's users only through set_webhook_publish_mode).
     await service.from('organizations').update({ settings: evergreen!.settings }).eq('id', evergreen!.id);
     await service.from('user_activity_logs').delete().eq('organization_id', evergreen!.id).eq('action', 'webhook_publish_mode_changed');
-  }
-});
-
-test('ZimmWriter: in queue mode a delivery answers its slot, Recent Deliveries say when it goes out, its new category awaits review, and it goes live when its slot comes', async ({ page, request }) => {
-  test.setTimeout(180_000);
-  let built = false;
-  const { data: scalePro } = await service.from('organizations').select('settings').eq('id', SCALE_PRO_ID).single();
-  const since = new Date().toISOString();
-  const marker = `e2e-slot-${Date.now().toString(36)}`;
-  try {
-    await signIn(page, SEED_ADMIN);
-    await openTab(page, 'zimmwriter', 'ZimmWriter Integration');
-    await page.getByLabel('When a post arrives').selectOption('queue');
-    await expect(toast(page)).toContainText('Publish Mode Saved');
-
-    // The writing tool's delivery, through the served function as the tool sends it.
-    const delivered = await request.post('/api/webhooks/zimmwriter/dev-zimmwriter-token-scale-pro', {
-      data: { webhook_name: 'Slot check', title: `${marker} queued`, html: `<p>${marker} ${'words '.repeat(30)}</p>`, markdown: false, slug: marker, category: `${marker} topic` },
-    });
-    expect(delivered.status()).toBe(201);
-    const answer = await delivered.json();
-    const { data: post } = await service.from('blog_posts').select('id, published_at').eq('slug', marker).single();
-    expect(answer).toMatchObject({ status: 'scheduled', scheduled_for: { utc: new Date(post!.published_at).toISOString(), time_zone: 'America/New_York', queued: true } });
-    expect(new Date(answer.scheduled_for.local).getTime()).toBe(new Date(post!.published_at).getTime());
-
-    await page.reload();
-    const entry = page.getByRole('list', { name: 'Webhook deliveries' }).getByRole('listitem').filter({ hasText: `${marker} queued` });
-    // The slot in the queue's zone, as the back office writes times (spaces compared as spaces: ICU puts a narrow one before AM).
-    const wall = `In the queue, goes out ${formatInTimeZone(post!.published_at, 'America/New_York')} ${timeZoneLabel('America/New_York', new Date(post!.published_at))}`;
-    const goesOut = entry.getByTestId('delivery-goes-out');
-    await expect(goesOut).toBeVisible();
-    expect((await goesOut.textContent())?.replace(/\s/g, ' ')).toBe(wall.replace(/\s/g, ' '));
-    await expect(page.getByRole('list', { name: 'Categories' })).toContainText(`${marker} topic · awaiting review`);
-    expect((await page.request.get(`/blog/${marker}`)).status()).toBe(404);
-
-    // Its slot comes (the clock is moved on to it): the scheduler's run publishes it, and the build it requests
-    // puts it on the public blog.
-    await service.from('blog_posts').update({ published_at: new Date(Date.now() - 1000).toISOString() }).eq('slug', marker);
-    const published = await scheduledRun();
-    expect(published).toContain(post!.id);
-    await rebuildPublicSite(SCALE_PRO_ID);
-    built = true;
-    await page.goto(`/blog/${marker}`);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${marker} queued`);
-  } finally {
-    await service.from('organizations').update({ settings: scalePro!.settings }).eq('id', SCALE_PRO_ID);
-    await service.from('webhook_deliveries').delete().eq('organization_id', SCALE_PRO_ID).eq('slug', marker);
-    await service.from('blog_posts').delete().eq('organization_id', SCALE_PRO_ID).eq('slug', marker);
-    // The next specs of the lane read the blog as the seed has it.
-    if (built) await rebuildPublicSite(SCALE_PRO_ID);
-    await service.from('blog_categories').delete().eq('organization_id', SCALE_PRO_ID).eq('name', `${marker} topic`);
-    await service.from('site_rebuild_requests').delete().eq('organization_id', SCALE_PRO_ID).gte('requested_at', since);
-    await service.from('user_activity_logs').delete().eq('organization_id', SCALE_PRO_ID).gte('created_at', since).in('action', ['webhook_publish_mode_changed', 'post_created', 'post_scheduled', 'category_created']);
   }
 });
 
