@@ -49,22 +49,23 @@ async function untilLive(baseUrl: string, paths: string[], since: number): Promi
 }
 
 /**
- * Waits until nothing is pending and no build is in flight (none reports `building`, and the last batch sent
- * has had its build start and end), so the next change is sent at once.
+ * Waits until nothing is pending and no build of Scale Pro is in flight (the build queue's own rule,
+ * private.build_in_flight, asked in Postgres), so the next change is sent at once.
  */
-async function untilIdle(db: SupabaseClient): Promise<void> {
-  for (;;) {
-    const [{ data: building }, { data: pending }, { data: sent }] = await Promise.all([
-      db.from('site_deploys').select('id').eq('organization_id', SCALE_PRO).eq('state', 'building'),
-      db.from('site_rebuild_requests').select('id').eq('organization_id', SCALE_PRO).eq('status', 'pending').limit(1),
-      db.from('site_rebuild_requests').select('sent_at').eq('organization_id', SCALE_PRO).not('sent_at', 'is', null).order('sent_at', { ascending: false }).limit(1),
-    ]);
-    const lastSent = sent?.[0]?.sent_at as string | undefined;
-    const { data: after } = lastSent
-      ? await db.from('site_deploys').select('id').eq('organization_id', SCALE_PRO).gte('started_at', lastSent).neq('state', 'building').limit(1)
-      : { data: [{}] };
-    if (!building?.length && !pending?.length && after?.length) return;
-    await sleep(1000);
+async function untilIdle(dbUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    for (;;) {
+      const { rows } = await client.query(
+        "select private.build_in_flight($1) as busy, exists (select 1 from public.site_rebuild_requests where organization_id = $1 and status = 'pending') as pending",
+        [SCALE_PRO],
+      );
+      if (!rows[0].busy && !rows[0].pending) return;
+      await sleep(1000);
+    }
+  } finally {
+    await client.end();
   }
 }
 
@@ -127,7 +128,7 @@ export function measurePublishing(): Promise<Figure[]> {
       const lone: Record<'delivery' | 'editor', number[]> = { delivery: [], editor: [] };
       for (let i = 0; i < RUNS; i += 1) {
         for (const kind of ['delivery', 'editor'] as const) {
-          await untilIdle(db);
+          await untilIdle(site.dbUrl);
           const slug = `${run}-${kind}-${i}`;
           const started = performance.now();
           if (kind === 'delivery') await deliver(site.baseUrl, `Lone delivery ${run} ${i}`, slug);
@@ -138,7 +139,7 @@ export function measurePublishing(): Promise<Figure[]> {
       }
 
       // A writing tool's run: one article every 20 s; each is timed from its own delivery to its page.
-      await untilIdle(db);
+      await untilIdle(site.dbUrl);
       const runStarted = performance.now();
       const runLive = await Promise.all(Array.from({ length: RUN_LENGTH }, async (_, i) => {
         await sleep(Math.max(0, runStarted + i * RUN_SPACING_MS - performance.now()));
@@ -150,7 +151,7 @@ export function measurePublishing(): Promise<Figure[]> {
         return seconds;
       }));
 
-      await untilIdle(db);
+      await untilIdle(site.dbUrl);
       const burstStarted = new Date().toISOString();
       const started = performance.now();
       const slugs = Array.from({ length: BURST }, (_, i) => `${run}-burst-${i}`);
