@@ -16,7 +16,7 @@ import {
   type PostDraft,
 } from '../../src/lib/back-office/posts.ts';
 import { seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
-import { setBuildHook, startHookReceiver } from './support/webhook-backend.ts';
+import { setBuildHook, settleBuilds, startHookReceiver } from './support/webhook-backend.ts';
 
 const service = serviceClient();
 const marker = `it-${crypto.randomUUID().slice(0, 8)}`;
@@ -176,6 +176,7 @@ describe('POST /api/admin/rebuild (the Retry of a failed build)', () => {
   it('records the request of an admin and sends it at once, to the build hook', async () => {
     const receiver = await startHookReceiver();
     await setBuildHook(seed.scalePro, receiver.url);
+    await settleBuilds([seed.scalePro]);
     try {
       const response = await call(admin, { organization_id: seed.scalePro });
       expect(response.status).toBe(202);

@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { check, db, EVERGREEN, must, SCALE_PRO } from './support/webhook-backend.ts';
+import { check, db, EVERGREEN, must, SCALE_PRO, settleBuilds } from './support/webhook-backend.ts';
 import deployEvents from '../../netlify/functions/deploy-events.mts';
 import { configureBuildHook, removeBuildHook, startBuildHook, type BuildHook } from '../../netlify/local/build-hook.ts';
 import { signDeployNotification } from '../../netlify/local/deploy-notifications.ts';
@@ -72,6 +72,7 @@ const batchRows = async (batchId: string) => must(await db.from('site_rebuild_re
 /** Requests a rebuild of the shown organization, sent at once, and waits until the build it started reported its end. */
 async function rebuildShownOrganization(reason: string): Promise<Seen[]> {
   const from = seen.length;
+  await settleBuilds([SCALE_PRO.id]);
   const { flushed } = await requestRebuild(serviceClient(), SCALE_PRO, reason, atOnce());
   expect(flushed).toMatchObject([{ organization_slug: 'scale-pro', outcome: 'hook_called' }]);
   expect(await batchRows(flushed[0]!.batch_id)).toEqual([expect.objectContaining({ status: 'hook_called', attempts: 1, error: null })]);

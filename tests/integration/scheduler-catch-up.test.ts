@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import publishScheduled from '../../netlify/functions/publish-scheduled.mts';
-import { check, db, EVERGREEN, must, removeTestRows, SCALE_PRO, setBuildHook, startHookReceiver } from './support/webhook-backend.ts';
+import { check, db, EVERGREEN, must, removeTestRows, SCALE_PRO, setBuildHook, settleBuilds, startHookReceiver } from './support/webhook-backend.ts';
 
 const QUIET_WINDOW_MS = 1500;
 const since = new Date(Date.now() - 2 * 3_600_000).toISOString();
@@ -29,6 +29,7 @@ const runScheduler = async () => {
 beforeAll(async () => {
   // Earlier suites' changes left requests pending (their window is an hour): not this test's pile.
   must(await db.from('site_rebuild_requests').delete().eq('status', 'pending').select('id'), 'clear pending');
+  await settleBuilds(organizations.map((org) => org.id));
   for (const org of organizations) {
     receivers[org.slug] = await startHookReceiver();
     await setBuildHook(org.id, receivers[org.slug]!.url);

@@ -11,7 +11,7 @@ import { SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import deployEvents from '../../netlify/functions/deploy-events.mts';
 import { anonClient, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
-import { setBuildHook, startHookReceiver } from './support/webhook-backend.ts';
+import { setBuildHook, settleBuilds, startHookReceiver } from './support/webhook-backend.ts';
 
 const service = serviceClient();
 const run = Date.now().toString(36);
@@ -53,6 +53,8 @@ afterAll(async () => {
   // Failed builds recorded here queued their automatic retries.
   await service.from('site_rebuild_requests').delete().eq('reason', 'Retry after a failed build').gte('requested_at', started);
   await service.from('site_deploys').delete().like('external_id', `${run}-%`);
+  // Without them, batches sent before them would look like builds still to start: the queue would hold.
+  await settleBuilds([seed.scalePro, seed.evergreen]);
 });
 
 describe('changes visitors could see record their rebuild in the same transaction', () => {
