@@ -240,7 +240,7 @@ begin
 end;
 $$;
 
--- WHAT THE ADMIN HEADER SHOWS: also whether a build is in flight, when an automatic retry is due, whether the
+-- WHAT THE ADMIN HEADER SHOWS: also when an automatic retry is due, whether the
 -- organization's builds report, and how long its recent builds took (the estimate after Publish).
 
 create or replace function private.site_deploy_status(p_organization_id uuid) returns jsonb
@@ -258,7 +258,6 @@ as $$
     ),
     'scheduler_ran_at', (select last_run_at from private.rebuild_scheduler),
     'quiet_window_ms', (select quiet_window_ms from private.rebuild_scheduler),
-    'in_flight', private.build_in_flight(p_organization_id),
     'reports_builds', private.builds_report(p_organization_id),
     'recent_build_ms', (
       select round(percentile_cont(0.5) within group (order by extract(epoch from (b.finished_at - b.started_at)) * 1000))::bigint

@@ -17,8 +17,6 @@ export type DeployFacts = {
   scheduler_ran_at: string | null;
   /** How long the functions hold a request before sending it: 0 in production (REBUILD_AT_ONCE=off holds). */
   quiet_window_ms: number | null;
-  /** A build is running, or was requested and has not started yet: changes now go into the next one. */
-  in_flight: boolean;
   /** Whether the organization's builds report (deploy notifications): without them a start is never seen. */
   reports_builds: boolean;
   /** The median time of the last five successful builds. */

@@ -8,7 +8,7 @@ const at = (secondsFromNow: number) => new Date(Date.parse(NOW) + secondsFromNow
 /** Production's facts: no hold, builds that report, none recorded yet. */
 const facts = (over: Partial<DeployFacts> = {}): DeployFacts => ({
   pending_count: 0, oldest_pending_at: null, newest_pending_at: null, next_attempt_at: null, scheduler_ran_at: at(-20), quiet_window_ms: 0,
-  in_flight: false, reports_builds: true, recent_build_ms: null, last_request: null, latest_deploy: null, live: null, now: NOW, ...over,
+  reports_builds: true, recent_build_ms: null, last_request: null, latest_deploy: null, live: null, now: NOW, ...over,
 });
 const deploy = (state: 'building' | 'succeeded' | 'failed', startedAgo: number, over: Partial<NonNullable<DeployFacts['latest_deploy']>> = {}) => ({
   state, started_at: at(-startedAgo), finished_at: state === 'building' ? null : at(-startedAgo + 30), error: null, url: 'https://example.com', stale: false, ...over,
@@ -37,7 +37,7 @@ describe('nextBuildAt', () => {
 
 describe('describeDeployState', () => {
   it('says building since the build started, before anything else, and that waiting changes go into the next build', () => {
-    const state = describeDeployState(facts({ latest_deploy: deploy('building', 60), in_flight: true, ...pending(2) }));
+    const state = describeDeployState(facts({ latest_deploy: deploy('building', 60), ...pending(2) }));
     expect(state).toMatchObject({ kind: 'building', retry: false });
     expect(state.title).toMatch(/^Building since \d{1,2}:\d{2} (AM|PM)$/);
     expect(state.detail).toBe('The site is being rebuilt with the latest changes. 2 more changes go into the next build, right after it.');
@@ -84,7 +84,7 @@ describe('describeDeployState', () => {
   });
   it('reports a request newer than the latest build: requested (with what waits for the next), refused by the hook, or skipped', () => {
     const base = { latest_deploy: deploy('succeeded', 600) };
-    expect(describeDeployState(facts({ ...base, ...sent(5), in_flight: true, ...pending(1, 2) }))).toMatchObject({
+    expect(describeDeployState(facts({ ...base, ...sent(5), ...pending(1, 2) }))).toMatchObject({
       kind: 'requested', detail: 'Waiting for the build to start. 1 more change goes into the next build, right after it.',
     });
     expect(describeDeployState(facts({ ...base, ...sent(5, 'failed', 'Build hook answered 500') }))).toMatchObject({
@@ -129,11 +129,11 @@ describe('postOnSite', () => {
       'waiting', 'It leaves the site in about 25 seconds, when the site rebuilds.'],
     ['counts the build\'s time from a request sent with the change', published, facts({ ...built, ...sent(5) }),
       'waiting', 'It goes live on the site in about 25 seconds, when the site rebuilds.'],
-    ['waits for a requested build without the change, then its own', published, facts({ ...built, ...sent(20), in_flight: true, ...pending(1, 10) }),
+    ['waits for a requested build without the change, then its own', published, facts({ ...built, ...sent(20), ...pending(1, 10) }),
       'waiting', 'It goes live on the site in about 50 seconds, when the site rebuilds.'],
     ['counts down a build that started after the change', published, facts({ live: built.live, recent_build_ms: 30_000, latest_deploy: deploy('building', 5) }),
       'building', 'The site is rebuilding with this change. It goes live on the site in about 25 seconds.'],
-    ['waits for the running build to end when it started before the change, then builds', published, facts({ live: built.live, recent_build_ms: 30_000, latest_deploy: deploy('building', 20), in_flight: true, ...pending() }),
+    ['waits for the running build to end when it started before the change, then builds', published, facts({ live: built.live, recent_build_ms: 30_000, latest_deploy: deploy('building', 20), ...pending() }),
       'waiting', 'It goes live on the site in about 40 seconds, when the site rebuilds.'],
     ['is live once a build that started after the change succeeded', published, facts({ latest_deploy: deploy('succeeded', 5), live: { started_at: at(-5), finished_at: at(0), url: null } }),
       'done', 'Your post is live.'],
