@@ -1,5 +1,4 @@
 // @ts-check
-import { rm } from 'node:fs/promises';
 import { defineConfig } from 'astro/config';
 import netlify from '@astrojs/netlify';
 import react from '@astrojs/react';
@@ -16,28 +15,34 @@ import { LOCAL_SUPABASE_PUBLIC } from './src/lib/supabase-config.ts';
 const movedPosts = blogRedirects();
 
 /**
- * Every public page is prerendered (static HTML: fast, and nothing to attack at request time); the Netlify adapter only adds redirects and
- * headers to the static output. Astro 7 marks any build with an adapter as "server", so the adapter also
- * emits a catch-all `/*` SSR function; Netlify then routes every path our own functions serve
- * (`/api/...`) and every unknown path to it. With no on-demand page there is nothing for it to render:
- * remove it, so Netlify serves `404.html` and our functions directly.
+ * Every public page is prerendered (static HTML: fast, and nothing to attack at request time); the Netlify adapter only adds redirects,
+ * headers and its cache rules to the static output. Astro 7 marks any build with an adapter as "server" unless the adapter says it
+ * builds static output, and the Netlify adapter would then bundle a catch-all `/*` SSR function (seconds of every build, and Netlify
+ * would route every path our own functions serve, `/api/...`, and every unknown path to it). So the adapter is told that it builds
+ * static output: no function is bundled, Netlify serves `404.html` and our functions directly. A route made on-demand fails the build
+ * with its name, as there would be no function to render it.
+ * @param {import('astro').AstroIntegration} adapter
+ * @returns {import('astro').AstroIntegration}
  */
-function staticOnly() {
-  /** @type {string[]} */
-  let onDemand = [];
+function prerenderedOnly(adapter) {
+  const configDone = adapter.hooks['astro:config:done'];
   return {
-    name: 'static-only',
+    ...adapter,
     hooks: {
-      /** @param {{ routes: { isPrerendered: boolean; origin: string; pattern: string }[] }} params */
-      'astro:routes:resolved': ({ routes }) => {
-        onDemand = routes.filter((r) => !r.isPrerendered && r.origin !== 'internal').map((r) => r.pattern);
+      ...adapter.hooks,
+      'astro:routes:resolved': async (params) => {
+        const onDemand = params.routes.filter((r) => !r.isPrerendered && r.origin !== 'internal').map((r) => r.pattern);
+        if (onDemand.length) throw new Error(`Every page is prerendered; these routes are on-demand: ${onDemand.join(', ')}`);
+        await adapter.hooks['astro:routes:resolved']?.(params);
       },
-      /** @param {{ logger: import('astro').AstroIntegrationLogger }} params */
-      'astro:build:done': async ({ logger }) => {
-        if (onDemand.length) throw new Error(`On-demand routes need the SSR function: ${onDemand.join(', ')}`);
-        await rm(new URL('./.netlify/v1/functions/ssr', import.meta.url), { recursive: true, force: true });
-        logger.info('Removed the SSR function: every page is prerendered');
-      },
+      'astro:config:done': (params) =>
+        configDone?.({
+          ...params,
+          get buildOutput() {
+            return params.buildOutput;
+          },
+          setAdapter: (features) => params.setAdapter({ ...features, adapterFeatures: { ...features.adapterFeatures, buildOutput: 'static' } }),
+        }),
     },
   };
 }
@@ -49,7 +54,7 @@ export default defineConfig({
   // that delays the first paint on a phone by more than it saves in caching (the CSP allows inline styles).
   build: { inlineStylesheets: 'always' },
   // imageCDN off: pictures are processed at build (sharp) into dist/_astro, not resized per request by Netlify.
-  adapter: netlify({ imageCDN: false }),
+  adapter: prerenderedOnly(netlify({ imageCDN: false })),
   image: {
     // The build downloads and processes post images and avatars, so no page hotlinks them: the project's Storage,
     // and any https host for image URLs saved before uploads went to Storage (one that fails shows the placeholder).
@@ -59,7 +64,6 @@ export default defineConfig({
     react(),
     clientDirectives(),
     pinnedPreloads(),
-    staticOnly(),
     movedPosts.integration,
     securityHeaders(),
     sitemap({
