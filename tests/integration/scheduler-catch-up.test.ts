@@ -94,7 +94,8 @@ describe('the scheduler after an hour away', () => {
       // its reason is shortened): all sent, in one batch.
       const reasons = requests.map((request) => request.reason).join(' | ');
       for (const minutes of [50, 30, 10]) expect(reasons).toContain(`Edited ${minutes} minutes ago (${run})`);
-      expect(reasons).toContain(`6 changes: Scheduled post published: ${dueSlugs(org.slug)[0]}`);
+      // Which of the six comes first is the order the statement touched them in.
+      expect(dueSlugs(org.slug).map((slug) => reasons.includes(`6 changes: Scheduled post published: ${slug}`))).toContain(true);
       expect(requests.every((request) => request.status === 'sent' || request.status === 'hook_called'), reasons).toBe(true);
       expect(new Set(requests.map((request) => request.batch_id)).size).toBe(1);
     }
