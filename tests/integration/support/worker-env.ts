@@ -13,6 +13,8 @@ import { LOCAL_SUPABASE } from '../../../src/lib/server/service-config.ts';
 export const WORKER_BACKENDS = [
   { dataDir: '.data/test-worker-1', apiPort: 54331, dbPort: 54332 },
   { dataDir: '.data/test-worker-2', apiPort: 54341, dbPort: 54342 },
+  { dataDir: '.data/test-worker-3', apiPort: 54351, dbPort: 54352 },
+  { dataDir: '.data/test-worker-4', apiPort: 54361, dbPort: 54362 },
 ] as const;
 
 /** The file a worker leaves in its backend's data dir when it started that backend (worker-backends.ts stops it). */
