@@ -1,5 +1,5 @@
 /**
- * One backend per worker: the integration files run two at a time, and the files of one worker share its
+ * One backend per worker: the integration files run four at a time, and the files of one worker share its
  * backend (a seeded local instance) one after another, as the whole suite shared one before. Each worker's
  * (ports 54331/54332, 54341/54342, 54351/54352 and 54361/54362, data in `.data/test-worker-N`, kept between runs like the project's) is
  * started by worker-env.ts before the worker's first file, so a run of one file starts one. This global
