@@ -10,7 +10,7 @@
  * - the duplicate gate's check (private.likely_duplicate, timed in Postgres) with 10,000 posts in the
  *   organization, for a new article and for a repeat: median of 20 each, budget 50 ms.
  */
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { createClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import { LOCAL_SUPABASE } from '../src/lib/server/service-config.ts';
 import { DEMO_PASSWORD } from '../tests/fixtures/demo-logins.ts';
