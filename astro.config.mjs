@@ -8,6 +8,7 @@ import { blogRedirects } from './src/integrations/blog-redirects.ts';
 import { clientDirectives } from './src/integrations/client-directives.ts';
 import { pinnedPreloads } from './src/integrations/pinned-preloads.ts';
 import { securityHeaders } from './src/integrations/security-headers.ts';
+import { wordpressDiscovery } from './src/integrations/wordpress-discovery.ts';
 import { storageRemotePattern } from './src/lib/images.ts';
 import { inSitemap, withoutTrailingSlash } from './src/lib/site/sitemap.ts';
 import { LOCAL_SUPABASE_PUBLIC } from './src/lib/supabase-config.ts';
@@ -66,6 +67,7 @@ export default defineConfig({
     pinnedPreloads(),
     movedPosts.integration,
     securityHeaders(),
+    wordpressDiscovery(),
     sitemap({
       filter: (page) => inSitemap(page, movedPosts.movedPaths),
       serialize: (item) => ({ ...item, url: withoutTrailingSlash(item.url) }),

@@ -176,6 +176,12 @@ update public.blog_posts p set view_count = coalesce((select sum(v.views) from p
 -- Webhook token for the writing tool: dev-zimmwriter-token-scale-pro (stored as its hex SHA-256 only).
 insert into public.webhook_integrations (organization_id, token_hash, created_at)
 values ('10000000-0000-4000-8000-000000000001', encode(extensions.digest('dev-zimmwriter-token-scale-pro', 'sha256'), 'hex'), now() - interval '30 days');
+
+-- An application password for WordPress publishing tools: editor@scale-pro.test with
+-- abcd EFGH 1234 ijkl MNOP 6789, named "Development" (stored as its hash only).
+insert into public.application_passwords (user_id, organization_id, name, password_hash, created_at)
+values ('20000000-0000-4000-8000-000000000002', '10000000-0000-4000-8000-000000000001', 'Development',
+        private.application_password_hash('abcd EFGH 1234 ijkl MNOP 6789'), now() - interval '30 days');
 insert into public.webhook_deliveries (organization_id, received_at, status_code, post_id, slug) values
   ('10000000-0000-4000-8000-000000000001', now() - interval '3 days', 201, '40000000-0000-4000-8000-000000000004', 'web-design-trends-that-convert');
 insert into public.site_rebuild_requests (organization_id, reason, requested_at, sent_at, finished_at, status) values

@@ -3,7 +3,8 @@
  * chosen from the Media Library, saved under row-level security; without a photo the card shows initials.
  */
 import { expect, test } from './fixtures';
-import { createUser, PASSWORD, removeUser, service } from './support/backend';
+import { signInAt } from './support/sign-in';
+import { createUser, removeUser, service } from './support/backend';
 
 let email = '';
 test.afterAll(async () => {
@@ -13,12 +14,7 @@ test.afterAll(async () => {
 test('an editor sets their author card with a photo from the Media Library', async ({ page }) => {
   const editor = await createUser('editor');
   email = editor.email;
-  await page.goto('/admin/profile');
-  await expect(page).toHaveURL(/\/auth\?next=/);
-  await page.getByRole('main').getByLabel('Email').fill(editor.email);
-  await page.getByRole('main').getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page).toHaveURL(/\/admin\/profile$/);
+  await signInAt(page, '/admin/profile', editor.email);
   await expect(page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'Profile' })).toHaveAttribute('aria-current', 'page');
 
   const photo = page.getByTestId('author-photo');
@@ -38,16 +34,13 @@ test('an editor sets their author card with a photo from the Media Library', asy
   expect(data?.avatar_url).toMatch(/\/storage\/v1\/object\/public\/media\/.+\/seo-strategies\.jpg$/);
 });
 
-test("a viewer's Profile offers no author card (viewers write no posts), only the password", async ({ page }) => {
+test("a viewer's Profile offers no author card and no application passwords (viewers publish nothing), only the password", async ({ page }) => {
   const viewer = await createUser('viewer');
   try {
-    await page.goto('/admin/profile');
-    await page.getByRole('main').getByLabel('Email').fill(viewer.email);
-    await page.getByRole('main').getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await expect(page).toHaveURL(/\/admin\/profile$/);
+    await signInAt(page, '/admin/profile', viewer.email);
     await expect(page.getByRole('heading', { name: 'Change Password' })).toBeVisible();
     await expect(page.getByText('Author Card')).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'Application Passwords' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Save Author Card' })).toHaveCount(0);
   } finally {
     await removeUser(viewer.email);

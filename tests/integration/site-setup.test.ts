@@ -22,6 +22,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectCopy, waitUntilServing } from '../../bench/served-site.ts';
 import deployEvents from '../../netlify/functions/deploy-events.mts';
+import { FUNCTION_PROBES } from '../../tools/site-check.ts';
 import invitationAccept from '../../netlify/functions/invitation-accept.mts';
 import { removeMember } from './support/auth-users.ts';
 import { anonClient, backend, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
@@ -365,7 +366,8 @@ describe('npm run site:check against the new organization\'s site, served as npm
     expect(lines).toContain(`ok   build data: ${site.name} (${site.slug}) and its settings read as the build reads them`);
     expect(lines).toContain('ok   build hook: stored (api.netlify.com)');
     expect(lines.filter((line) => line.startsWith('ok   header '))).toHaveLength(5);
-    expect(lines.filter((line) => line.startsWith('ok   function '))).toHaveLength(18);
+    expect(lines.filter((line) => line.startsWith('ok   function '))).toHaveLength(FUNCTION_PROBES.length);
+    expect(lines).toContain('ok   function wordpress-api: GET /wp-json/wp/v2/users/me answered 401');
     expect({ posts: await posts(), deliveries: await deliveries() }).toEqual({ posts: 0, deliveries: 0 });
     const { count: subscribers } = await service.from('newsletter_subscribers').select('id', { count: 'exact', head: true }).eq('email', 'site-check@example.com');
     expect(subscribers).toBe(0);

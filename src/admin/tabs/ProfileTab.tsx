@@ -6,6 +6,7 @@ import { ErrorState } from '../components/ui/EmptyState';
 import { Field, Input, Textarea } from '../components/ui/Input';
 import { Skeleton } from '../components/ui/Skeleton';
 import { MediaLibraryDialog } from '../media/MediaLibraryDialog';
+import { ApplicationPasswords } from '../profile/ApplicationPasswords';
 import { authorProfileProblems, loadAuthorProfile, saveAuthorProfile, type AuthorProfile } from '../../lib/back-office/author-profile';
 import { initialsOf } from '../../lib/images';
 import { mediaPublicUrl } from '../../lib/media-library';
@@ -25,10 +26,13 @@ const FIELDS: { name: keyof ChangePassword; label: string; autoComplete: string 
 
 /**
  * Profile: one's author card (for those who write posts: an editor or admin of some organization, the rule the
- * database holds too), and one's password with the rules and tips.
+ * database holds too), one's application passwords for publishing tools (editors and admins of the organization
+ * managed), and one's password with the rules and tips.
  */
 export default function ProfileTab({ user, organization }: AdminTabProps) {
-  const writesPosts = useStore($organization).list.some((membership) => membership.role !== 'viewer');
+  const memberships = useStore($organization).list;
+  const writesPosts = memberships.some((membership) => membership.role !== 'viewer');
+  const publishesHere = memberships.some((membership) => membership.id === organization.id && membership.role !== 'viewer');
   const [values, setValues] = useState<ChangePassword>(EMPTY);
   const [errors, setErrors] = useState<Partial<Record<keyof ChangePassword, string>>>({});
   const [busy, setBusy] = useState(false);
@@ -64,6 +68,7 @@ export default function ProfileTab({ user, organization }: AdminTabProps) {
     <div className="space-y-6">
       <h2 className="text-2xl font-semibold">Profile Settings</h2>
       {writesPosts && <AuthorCardForm key={user.id} userId={user.id} organizationId={organization.id} />}
+      {publishesHere && <ApplicationPasswords userId={user.id} userEmail={user.email ?? ''} organization={organization} />}
       <div className="grid gap-6 md:grid-cols-2">
         <Card>
           <CardHeader title="Change Password" description={`Signed in as ${user.email ?? 'unknown'}. Your other sessions end after the change.`} />

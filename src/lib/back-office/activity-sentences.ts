@@ -196,6 +196,8 @@ const SENTENCES: Record<string, (s: Sentence, action: string) => string> = {
   admin_dashboard_access: (s) => `${s.actor} opened the dashboard`,
   password_changed: (s) => `${s.actor} changed their password`,
   session_terminated: (s) => `${s.actor} ended ${s.targetPossessive} session`,
+  application_password_created: (s) => `${s.actor} made the application password ${s.quoted('name', 'for a publishing tool')}`,
+  application_password_revoked: (s) => `${s.actor} revoked ${s.targetPossessive} application password ${s.quoted('name', 'for a publishing tool')}`,
 
   post_created: (s) => `${s.actor} created ${s.post}`,
   post_updated: (s) => `${s.actor} updated ${s.post}${s.changedFields}`,

@@ -15,6 +15,19 @@ export async function submitSignIn(page: Page, email: string, password = PASSWOR
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
+/**
+ * Opens a back-office address signed out, is sent to /auth (which keeps the address to return to), signs in as
+ * `email` there and waits to be back at the address.
+ */
+export async function signInAt(page: Page, path: string, email: string, password = PASSWORD): Promise<void> {
+  await page.goto(path);
+  await expect(page).toHaveURL(/\/auth\?next=/);
+  await page.getByRole('main').getByLabel('Email').fill(email);
+  await page.getByRole('main').getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(new RegExp(`${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`));
+}
+
 /** Signs in as an admin (the seeded one by default) and waits for the dashboard. */
 export async function signInAsAdmin(page: Page, email = SEED_ADMIN_EMAIL, password = PASSWORD): Promise<void> {
   await submitSignIn(page, email, password);

@@ -21,7 +21,7 @@ describe('site:check function probes', () => {
   it.each(FUNCTION_PROBES.map((probe) => [probe.fn, probe] as const))('%s: the probe calls an address and method the function declares', (_fn, probe) => {
     const source = httpFunctions.find(({ fn }) => fn === probe.fn)!.source;
     const config = source.match(/export const config: Config = (\{.*\});/)![1]!;
-    const paths = [...config.matchAll(/'(\/api\/[^']*)'/g)].map((match) => new RegExp(`^${match[1]!.replace(/:[a-z]+/g, '[^/]+')}$`));
+    const paths = [...config.matchAll(/'(\/[^']*)'/g)].map((match) => new RegExp(`^${match[1]!.replace(/:[a-z]+/g, '[^/]+').replace(/\*/g, '.*')}$`));
     expect(paths.some((path) => path.test(probe.path))).toBe(true);
     const methods = [...config.matchAll(/'(GET|POST)'/g)].map((match) => match[1]);
     if (methods.length > 0) expect(methods).toContain(probe.method);

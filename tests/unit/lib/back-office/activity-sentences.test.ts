@@ -23,6 +23,8 @@ describe('activitySentence', () => {
     ['admin_dashboard_access', {}, 'Alex Morgan opened the dashboard'],
     ['password_changed', {}, 'Alex Morgan changed their password'],
     ['session_terminated', { resource_type: 'session', resource_id: 's1', details: { user_id: JORDAN } }, "Alex Morgan ended Jordan Lee's session"],
+    ['application_password_created', { resource_type: 'application_password', resource_id: 'a1', details: { name: 'ZimmWriter' } }, 'Alex Morgan made the application password "ZimmWriter"'],
+    ['application_password_revoked', { resource_type: 'application_password', resource_id: 'a1', details: { name: 'ZimmWriter', user_id: JORDAN } }, 'Alex Morgan revoked Jordan Lee\'s application password "ZimmWriter"'],
     ['post_created', post, 'Alex Morgan created the post "Hello World"'],
     ['post_updated', { ...post, details: { ...post.details, fields: ['title', 'meta_description'] } }, 'Alex Morgan updated the post "Hello World" (title, meta description)'],
     ['post_published', post, 'Alex Morgan published the post "Hello World"'],

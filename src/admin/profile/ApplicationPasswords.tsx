@@ -1,0 +1,176 @@
+import { useState, type FormEvent } from 'react';
+import { CopyButton } from '../components/CopyButton';
+import { Button } from '../components/ui/Button';
+import { Card, CardHeader } from '../components/ui/Card';
+import { ConfirmDialog } from '../components/ui/ConfirmDialog';
+import { EmptyState, ErrorState } from '../components/ui/EmptyState';
+import { Field, Input } from '../components/ui/Input';
+import { RelativeTime } from '../components/ui/RelativeTime';
+import { Skeleton } from '../components/ui/Skeleton';
+import { Table, Td, Th } from '../components/ui/Table';
+import {
+  ApplicationPasswordError,
+  createApplicationPassword,
+  listApplicationPasswords,
+  revokeApplicationPassword,
+  type ApplicationPassword,
+  type NewApplicationPassword,
+} from '../../lib/back-office/application-passwords';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
+import { toast } from '../../stores/toast';
+import { useLoad } from '../use-load';
+
+/**
+ * Application passwords, as WordPress keeps them under the profile: what a publishing tool (ZimmWriter's
+ * WordPress mode, n8n, Zapier, the WordPress apps) signs in with, together with one's e-mail. Made with a name,
+ * shown once; listed with when and from where each was last used; revoked at once. An admin also sees, and may
+ * revoke, the other members' passwords of the organization.
+ */
+export function ApplicationPasswords({ userId, userEmail, organization }: { userId: string; userEmail: string; organization: { id: string; name: string } }) {
+  const passwords = useLoad(() => listApplicationPasswords(supabaseBrowser(), organization.id), [organization.id], [organization.id]);
+  const [name, setName] = useState('');
+  const [nameError, setNameError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const [made, setMade] = useState<NewApplicationPassword | null>(null);
+  const [revoking, setRevoking] = useState<ApplicationPassword | null>(null);
+
+  async function create(event: FormEvent) {
+    event.preventDefault();
+    if (!name.trim()) {
+      setNameError('Give the application password a name, such as the tool that will use it.');
+      return;
+    }
+    setNameError(undefined);
+    setBusy(true);
+    try {
+      setMade(await createApplicationPassword(supabaseBrowser(), organization.id, name.trim()));
+      setName('');
+      passwords.reload();
+    } catch (error) {
+      console.error(error);
+      setNameError(error instanceof ApplicationPasswordError ? error.message : 'The application password could not be made. Please try again.');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function revoke() {
+    if (!revoking) return;
+    setBusy(true);
+    try {
+      await revokeApplicationPassword(supabaseBrowser(), revoking.id);
+      toast({ title: 'Application password revoked', description: `Tools using "${revoking.name}" can no longer publish.` });
+      if (made?.id === revoking.id) setMade(null);
+      passwords.update((list) => list.filter((item) => item.id !== revoking.id));
+      setRevoking(null);
+    } catch (error) {
+      console.error(error);
+      toast({ title: 'Error', description: error instanceof ApplicationPasswordError ? error.message : 'The application password could not be revoked.', variant: 'destructive' });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Card aria-label="Application Passwords">
+      <CardHeader
+        title="Application Passwords"
+        description={`For publishing tools that post to WordPress sites (ZimmWriter, n8n, Zapier, the WordPress apps). In the tool, give this site's address, your e-mail (${userEmail}) and an application password. Each works for ${organization.name} only.`}
+      />
+      <form onSubmit={create} noValidate className="flex flex-wrap items-end gap-3">
+        <div className="min-w-56 flex-1">
+          <Field label="New application password name" error={nameError}>
+            {(control) => <Input {...control} name="application-password-name" maxLength={60} placeholder="ZimmWriter" value={name} onChange={(e) => setName(e.target.value)} />}
+          </Field>
+        </div>
+        <Button type="submit" disabled={busy}>
+          {busy && !revoking ? 'Adding...' : 'Add Application Password'}
+        </Button>
+      </form>
+
+      {made && (
+        <div role="status" aria-label="New application password" className="mt-4 rounded-md border border-primary/40 bg-primary/5 p-4">
+          <p className="text-sm font-medium">Your new password for {made.name} is:</p>
+          <div className="mt-2 flex flex-wrap items-center gap-2">
+            <code data-testid="new-application-password" className="rounded bg-muted px-2 py-1 font-mono text-base">
+              {made.password}
+            </code>
+            <CopyButton text={made.password} label="application password" />
+          </div>
+          <p className="mt-2 text-sm text-muted-foreground">Copy it now: it will not be shown again. Spaces may be left in or out.</p>
+        </div>
+      )}
+
+      <div className="mt-6">
+        {passwords.state === 'error' ? (
+          <ErrorState message="The application passwords could not be loaded." onRetry={passwords.reload} />
+        ) : !passwords.value ? (
+          <Skeleton className="h-16 w-full" />
+        ) : passwords.value.length === 0 ? (
+          <EmptyState title="No application passwords yet" hint="Add one for each tool, so you can revoke one without the others." />
+        ) : (
+          <Table stacked>
+            <caption className="sr-only">Application passwords</caption>
+            <thead className="max-sm:hidden">
+              <tr>
+                <Th>Name</Th>
+                <Th>Member</Th>
+                <Th>Created</Th>
+                <Th>Last used</Th>
+                <Th>Last address</Th>
+                <Th>
+                  <span className="sr-only">Actions</span>
+                </Th>
+              </tr>
+            </thead>
+            <tbody>
+              {passwords.value.map((item) => (
+                <tr key={item.id}>
+                  <Td className="font-medium">{item.name}</Td>
+                  <Td>
+                    <PhoneLabel>Member: </PhoneLabel>
+                    {item.user_id === userId ? 'You' : item.owner?.full_name?.trim() || item.owner?.email || 'A member'}
+                  </Td>
+                  <Td>
+                    <PhoneLabel>Created: </PhoneLabel>
+                    <RelativeTime date={item.created_at} />
+                  </Td>
+                  <Td>
+                    <PhoneLabel>Last used: </PhoneLabel>
+                    {item.last_used_at ? <RelativeTime date={item.last_used_at} /> : 'Never'}
+                  </Td>
+                  <Td>
+                    <PhoneLabel>Last address: </PhoneLabel>
+                    {item.last_used_ip ?? '—'}
+                  </Td>
+                  <Td className="text-right">
+                    <Button variant="outline" size="sm" onClick={() => setRevoking(item)} aria-label={`Revoke ${item.name}`}>
+                      Revoke
+                    </Button>
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </div>
+
+      <ConfirmDialog
+        open={revoking !== null}
+        title="Revoke application password?"
+        description={revoking ? `Tools using "${revoking.name}" will be refused from their next request. This cannot be undone.` : undefined}
+        confirmLabel="Revoke"
+        busyLabel="Revoking..."
+        busy={busy}
+        destructive
+        onConfirm={revoke}
+        onCancel={() => setRevoking(null)}
+      />
+    </Card>
+  );
+}
+
+/** What a cell is, said on a phone, where the rows are cards without the table's header. */
+function PhoneLabel({ children }: { children: string }) {
+  return <span className="text-muted-foreground sm:hidden">{children}</span>;
+}
