@@ -54,4 +54,10 @@ test('an editor makes an application password, a tool publishes with it, and onc
   const refused = await request.get('/wp-json/wp/v2/users/me', { headers: auth });
   expect(refused.status()).toBe(401);
   expect((await refused.json()).code).toBe('incorrect_password');
+
+  // The card links to the guide for connecting a tool.
+  await expect(card.getByRole('link', { name: 'How to connect a tool, and what it can do here' })).toHaveAttribute('href', '/docs/wordpress-publishing-tools');
+  await page.goto('/docs/wordpress-publishing-tools');
+  await expect(page.getByRole('heading', { level: 1, name: 'Connecting a WordPress publishing tool' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'your e-mail address, the one you sign in with' })).toBeVisible();
 });

@@ -142,7 +142,7 @@ describe('the scale-pro blog in dist/', () => {
     const noindex = htmlFiles()
       .filter((file) => /<meta name="robots" content="noindex/.test(readFileSync(join(DIST, file), 'utf8')))
       .map((file) => `/${file.replace(/(^|\/)index\.html$/, '').replace(/\.html$/, '')}`.replace(/(.)\/$/, '$1'));
-    expect(noindex).toEqual(expect.arrayContaining(['/auth', '/admin', '/admin/blog', '/privacy', '/docs/zimmwriter-webhook-setup', '/blog/search']));
+    expect(noindex).toEqual(expect.arrayContaining(['/auth', '/admin', '/admin/blog', '/privacy', '/docs/zimmwriter-webhook-setup', '/docs/wordpress-publishing-tools', '/blog/search']));
     for (const path of noindex) expect(listed.has(path), path).toBe(false);
     for (const path of listed) expect(hasPage(path), path).toBe(true);
   });

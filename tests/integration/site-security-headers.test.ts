@@ -12,27 +12,35 @@ import { DIST, ensureBuilt, htmlFiles, netlifyFile, ROOT } from './support/built
 
 beforeAll(ensureBuilt);
 
-/** The `_headers` rules, as path → header name → value. */
+/** The `_headers` rules, as path → header name → value; rules for the same path add up, as on Netlify. */
 function headerRules(): Map<string, Map<string, string>> {
   const rules = new Map<string, Map<string, string>>();
   let current: Map<string, string> | undefined;
   for (const line of netlifyFile('_headers').split('\n')) {
     if (!line.trim() || line.trimStart().startsWith('#')) continue;
-    if (!/^\s/.test(line)) rules.set(line.trim(), (current = new Map()));
-    else current?.set(line.slice(0, line.indexOf(':')).trim(), line.slice(line.indexOf(':') + 1).trim());
+    if (!/^\s/.test(line)) {
+      current = rules.get(line.trim()) ?? new Map();
+      rules.set(line.trim(), current);
+    } else current?.set(line.slice(0, line.indexOf(':')).trim(), line.slice(line.indexOf(':') + 1).trim());
   }
   return rules;
 }
 
 const everyPath = () => headerRules().get('/*')!;
+/** The security headers every path gets (the rule also carries the WordPress API's discovery link). */
+const securityHeaderNames = () => [...everyPath().keys()].filter((name) => name !== 'Link').sort();
 const scriptSrc = () => everyPath().get('Content-Security-Policy')!.match(/(?:^|; )script-src ([^;]*)/)![1]!.split(' ');
 
 describe('the built site\'s headers', () => {
   it('give every path the policy and the other security headers', () => {
-    expect([...everyPath().keys()].sort()).toEqual(
+    expect(securityHeaderNames()).toEqual(
       ['Content-Security-Policy', 'Permissions-Policy', 'Referrer-Policy', 'Strict-Transport-Security', 'X-Content-Type-Options'].sort(),
     );
     expect(everyPath().get('Content-Security-Policy')).toContain("frame-ancestors 'none'");
+  });
+
+  it("announce the WordPress API's root on every path", () => {
+    expect(everyPath().get('Link')).toMatch(/^<https?:\/\/[^/>]+\/wp-json\/>; rel="https:\/\/api\.w\.org\/"$/);
   });
 
   it('allow no inline script but by hash', () => {

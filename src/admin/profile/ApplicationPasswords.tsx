@@ -77,6 +77,11 @@ export function ApplicationPasswords({ userId, userEmail, organization }: { user
         title="Application Passwords"
         description={`For publishing tools that post to WordPress sites (ZimmWriter, n8n, Zapier, the WordPress apps). In the tool, give this site's address, your e-mail (${userEmail}) and an application password. Each works for ${organization.name} only.`}
       />
+      <p className="-mt-2 mb-4 text-sm">
+        <a className="text-primary underline underline-offset-2" href="/docs/wordpress-publishing-tools" target="_blank" rel="noopener">
+          How to connect a tool, and what it can do here
+        </a>
+      </p>
       <form onSubmit={create} noValidate className="flex flex-wrap items-end gap-3">
         <div className="min-w-56 flex-1">
           <Field label="New application password name" error={nameError}>
