@@ -38,15 +38,18 @@ export async function listApplicationPasswords(client: SupabaseClient, organizat
 /** Makes a password for the caller; throws with the database's own words for a refusal (a name in use, a viewer). */
 export async function createApplicationPassword(client: SupabaseClient, organizationId: string, name: string): Promise<NewApplicationPassword> {
   const { data, error } = await client.rpc('create_application_password', { p_organization_id: organizationId, p_name: name });
-  if (error) throw new ApplicationPasswordError(error.code === 'P0001' || error.code === '22023' || error.code === '23505' || error.code === '42501' ? error.message : 'The application password could not be made. Please try again.');
+  if (error) throw new ApplicationPasswordError(REFUSALS.has(error.code) ? error.message : 'The application password could not be made. Please try again.');
   return data as NewApplicationPassword;
 }
 
 /** Revokes a password: tools that use it are refused from the next request. */
 export async function revokeApplicationPassword(client: SupabaseClient, id: string): Promise<void> {
   const { error } = await client.rpc('revoke_application_password', { p_id: id });
-  if (error) throw new ApplicationPasswordError(error.code === '42501' ? error.message : 'The application password could not be revoked. Please try again.');
+  if (error) throw new ApplicationPasswordError(REFUSALS.has(error.code) ? error.message : 'The application password could not be revoked. Please try again.');
 }
+
+/** The database's refusals, worded for the member (no name, a name in use, not allowed); anything else is a failure. */
+const REFUSALS = new Set(['22023', '23505', '42501']);
 
 /** A refusal to show as it is. */
 export class ApplicationPasswordError extends Error {}

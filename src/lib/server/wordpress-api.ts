@@ -47,8 +47,7 @@ function wpJson(body: unknown, init: ResponseInit = {}): Response {
  */
 export function requestRoute(url: URL): string {
   const named = url.searchParams.get('rest_route') ?? url.pathname.replace(/^\/wp-json(?=\/|$)/, '');
-  const route = `/${named.split('/').filter(Boolean).join('/')}`;
-  return route;
+  return `/${named.split('/').filter(Boolean).join('/')}`;
 }
 
 type Handler = (request: Request, context: WordPressContext, publisher: Publisher | null) => Promise<Response>;
@@ -71,8 +70,10 @@ async function answer(request: Request, context: WordPressContext): Promise<Resp
   const url = new URL(request.url);
   const route = requestRoute(url);
   const found = ROUTES.find((candidate) => candidate.pattern.test(route));
-  // WordPress lets a client send another method in `_method` or X-HTTP-Method-Override (POST tunnels).
-  const method = (request.headers.get('x-http-method-override') ?? url.searchParams.get('_method') ?? request.method).toUpperCase();
+  // WordPress lets a POST name another method in `_method` or X-HTTP-Method-Override (clients that can only
+  // POST); never a GET, which a page elsewhere could make a browser send.
+  const override = request.method === 'POST' ? (request.headers.get('x-http-method-override') ?? url.searchParams.get('_method')) : null;
+  const method = (override ?? request.method).toUpperCase();
   const handler = found?.methods[method];
   if (!found || !handler || context.organizationId === null) {
     return wpError(404, 'rest_no_route', 'No route was found matching the URL and request method.');
