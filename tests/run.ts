@@ -1,20 +1,19 @@
 /**
  * `npm test`: runs the unit, integration and end-to-end suites one after the other (the browser suite in
  * two runs: against `npm run serve`, then `npm run dev`'s publishing), lets each print its own report, then
- * prints where the time went (each suite's wall time and test count, and the ten slowest test files) and
- * ends with one line `N passed, M failed[, K skipped]` summed over all of them. Exits non-zero when any test
+ * prints where the time went (each suite's wall time and test count, and the ten slowest test files), what
+ * failed (each failed test, or error outside a test, in one line), and ends with one line `N passed, M failed[, K skipped]` summed over all of them. Exits non-zero when any test
  * failed or any suite could not run.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
+import { firstLine, type SuiteReport } from './vitest-reporter.ts';
 
-const root = join(import.meta.dirname, '..');
 const results = join(import.meta.dirname, '.results');
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 
-interface Counts { passed: number; failed: number; skipped: number }
 /** A test file and the time its tests took, as its suite's report gives it. */
 interface FileTime { suite: string; file: string; seconds: number }
 
@@ -23,43 +22,45 @@ function run(script: string, env: Record<string, string>): number {
   return child.status ?? 1;
 }
 
-type Report = { counts: Counts; files: { file: string; seconds: number }[] };
-
-/** Vitest's JSON reporter (Jest-compatible shape); a file's time runs from its first test's start to its end. */
-function vitestReport(file: string): Report {
-  const report = JSON.parse(readFileSync(file, 'utf8'));
-  return {
-    counts: {
-      passed: report.numPassedTests,
-      failed: report.numFailedTests,
-      skipped: report.numPendingTests + report.numTodoTests,
-    },
-    files: report.testResults.map((result: { name: string; startTime: number; endTime: number }) => ({
-      file: relative(root, result.name),
-      seconds: (result.endTime - result.startTime) / 1000,
-    })),
-  };
-}
+/** The Vitest suites write their report themselves (tests/vitest-reporter.ts). */
+const vitestReport = (file: string): SuiteReport => JSON.parse(readFileSync(file, 'utf8'));
 
 /** A Playwright suite (JSON reporter) and its nested suites' specs. */
-type PlaywrightSuite = { file: string; specs?: { tests: { results: { duration: number }[] }[] }[]; suites?: PlaywrightSuite[] };
+type PlaywrightSuite = {
+  file: string;
+  specs?: { title: string; tests: { status: string; results: { duration: number; errors?: { message?: string }[] }[] }[] }[];
+  suites?: PlaywrightSuite[];
+};
 
 /**
  * Playwright's JSON reporter: `expected` passed, `unexpected` failed, `flaky` passed on retry. A file's time is
  * the sum of its tests' durations (hooks and fixtures included; tests of one file never run side by side here).
  */
-function playwrightReport(file: string): Report {
-  const { stats, suites } = JSON.parse(readFileSync(file, 'utf8')) as { stats: Record<string, number>; suites: PlaywrightSuite[] };
-  const milliseconds = (suite: PlaywrightSuite): number =>
-    (suite.specs ?? []).flatMap((spec) => spec.tests.flatMap((test) => test.results.map((result) => result.duration))).reduce((a, b) => a + b, 0) +
-    (suite.suites ?? []).map(milliseconds).reduce((a, b) => a + b, 0);
+function playwrightReport(file: string): SuiteReport {
+  const { stats, suites, errors } = JSON.parse(readFileSync(file, 'utf8')) as {
+    stats: Record<string, number>;
+    suites: PlaywrightSuite[];
+    errors: { message?: string }[];
+  };
+  const specs = (suite: PlaywrightSuite): NonNullable<PlaywrightSuite['specs']> => [...(suite.specs ?? []), ...(suite.suites ?? []).flatMap(specs)];
+  const failures = suites.flatMap((suite) =>
+    specs(suite).flatMap((spec) =>
+      spec.tests
+        .filter((test) => test.status === 'unexpected')
+        .map((test) => `${join('tests/e2e', suite.file)} › ${spec.title}: ${firstLine(test.results.at(-1)?.errors?.[0]?.message)}`),
+    ),
+  );
   return {
     counts: { passed: stats.expected! + stats.flaky!, failed: stats.unexpected!, skipped: stats.skipped! },
-    files: suites.map((suite) => ({ file: join('tests/e2e', suite.file), seconds: milliseconds(suite) / 1000 })),
+    files: suites.map((suite) => ({
+      file: join('tests/e2e', suite.file),
+      seconds: specs(suite).flatMap((spec) => spec.tests.flatMap((test) => test.results.map((result) => result.duration))).reduce((a, b) => a + b, 0) / 1000,
+    })),
+    failures: [...failures, ...errors.map((error) => `${file}: ${firstLine(error.message)}`)],
   };
 }
 
-const suites: { script: string; file: string; env: Record<string, string>; read: (f: string) => Report }[] = [
+const suites: { script: string; file: string; env: Record<string, string>; read: (f: string) => SuiteReport }[] = [
   { script: 'test:unit', file: 'unit.json', env: {}, read: vitestReport },
   { script: 'test:integration', file: 'integration.json', env: {}, read: vitestReport },
   { script: 'test:e2e', file: 'e2e.json', env: {}, read: playwrightReport },
@@ -71,16 +72,17 @@ const suites: { script: string; file: string; env: Record<string, string>; read:
 // so a developer's running backend is left alone and CI leaves no background process behind.
 const backendWasRunning = spawnSync('node', ['supabase/local/cli.ts', 'status'], { stdio: 'ignore' }).status === 0;
 
-const total: Counts = { passed: 0, failed: 0, skipped: 0 };
+const total: SuiteReport['counts'] = { passed: 0, failed: 0, skipped: 0 };
 const broken: string[] = [];
 const timings: { suite: string; seconds: number; tests: number | null }[] = [];
 const fileTimes: FileTime[] = [];
+const failures: string[] = [];
 const startedAll = Date.now();
 for (const suite of suites) {
   const file = join(results, suite.file);
   const started = Date.now();
   const status = run(suite.script, { ...suite.env, TEST_REPORT_FILE: file });
-  let report: Report | undefined;
+  let report: SuiteReport | undefined;
   try {
     report = suite.read(file);
   } catch {
@@ -93,6 +95,7 @@ for (const suite of suites) {
     continue;
   }
   fileTimes.push(...report.files.map((each) => ({ suite: suite.script, ...each })));
+  failures.push(...report.failures);
   const { counts } = report;
   total.passed += counts.passed;
   total.failed += counts.failed;
@@ -106,6 +109,8 @@ for (const suite of suites) {
 if (!backendWasRunning) spawnSync('node', ['supabase/local/cli.ts', 'stop'], { stdio: 'inherit' });
 
 printTimings();
+// The suites' own reports scroll far up; what failed is repeated here, where a CI log's tail shows it.
+if (failures.length) console.error(`What failed:\n${failures.map((line) => `  ✗ ${line}`).join('\n')}\n`);
 for (const line of broken) console.error(`✗ ${line}`);
 console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
 process.exit(total.failed > 0 ? 1 : 0);

@@ -20,7 +20,7 @@ export default defineConfig({
     env: { REBUILD_QUIET_WINDOW_MS: '3600000', REBUILD_AT_ONCE: 'off' },
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    reporters: process.env.TEST_REPORT_FILE ? ['default', 'json'] : ['default'],
-    outputFile: process.env.TEST_REPORT_FILE,
+    // Under `npm test` also its summary (tests/vitest-reporter.ts), which tests/run.ts reads.
+    reporters: process.env.TEST_REPORT_FILE ? ['default', './tests/vitest-reporter.ts'] : ['default'],
   },
 });

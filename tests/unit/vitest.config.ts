@@ -5,7 +5,7 @@ export default getViteConfig({
   test: {
     name: 'unit',
     include: ['tests/unit/**/*.test.{ts,tsx}'],
-    reporters: process.env.TEST_REPORT_FILE ? ['default', 'json'] : ['default'],
-    outputFile: process.env.TEST_REPORT_FILE,
+    // Under `npm test` also its summary (tests/vitest-reporter.ts), which tests/run.ts reads.
+    reporters: process.env.TEST_REPORT_FILE ? ['default', './tests/vitest-reporter.ts'] : ['default'],
   },
 });
