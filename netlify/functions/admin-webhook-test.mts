@@ -3,7 +3,8 @@ import { WebhookPayloadSchema, WebhookTestRequestSchema } from '../../src/schema
 import { adminEndpoint } from '../../src/lib/server/admin-endpoint.ts';
 import { HttpError } from '../../src/lib/server/http.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
-import { DeliveryProblem, invalidPayload, payloadProblems, previewDelivery } from '../../src/lib/server/webhook-delivery.ts';
+import { DeliveryProblem, invalidPayload, payloadProblems } from '../../src/lib/server/post-arrival.ts';
+import { previewDelivery } from '../../src/lib/server/webhook-delivery.ts';
 
 /**
  * POST /api/admin/webhook-test `{ organization_id, payload }`: the ZimmWriter tab's test form, a dry run.

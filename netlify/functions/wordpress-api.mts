@@ -4,7 +4,8 @@ import { clientInfoFrom } from '../../src/lib/server/login-attempts.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 import { siteAddress, type SiteAddressOrganization } from '../../src/lib/server/site-address.ts';
 import { siteOrganizationId } from '../../src/lib/server/site-organization.ts';
-import { answerWordPressRequest, wpError } from '../../src/lib/server/wordpress-api.ts';
+import { answerWordPressRequest } from '../../src/lib/server/wordpress-api.ts';
+import { wpError } from '../../src/lib/server/wordpress-rest.ts';
 import { withBackend } from '../../src/lib/server/backend.ts';
 
 /**

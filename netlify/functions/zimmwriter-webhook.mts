@@ -3,15 +3,8 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { WebhookNameSchema, WebhookPayloadSchema, WebhookTokenSchema } from '../../src/schemas/webhook.ts';
 import { FUNCTION_BODY_LIMIT_BYTES, HttpError, readJson, serverError } from '../../src/lib/server/http.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
-import {
-  type Delivery,
-  DeliveryProblem,
-  invalidPayload,
-  payloadProblems,
-  previewDelivery,
-  receiveDelivery,
-  webhookOrganizationId,
-} from '../../src/lib/server/webhook-delivery.ts';
+import { DeliveryProblem, invalidPayload, payloadProblems } from '../../src/lib/server/post-arrival.ts';
+import { type Delivery, previewDelivery, receiveDelivery, webhookOrganizationId } from '../../src/lib/server/webhook-delivery.ts';
 import { withBackend } from '../../src/lib/server/backend.ts';
 
 /** The functions' JSON answer `{ message }`, with `details` when there are any. */

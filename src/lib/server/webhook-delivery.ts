@@ -1,55 +1,35 @@
 /**
- * Receiving one writing-tool delivery for an organization. The public webhook first asks who the token
- * belongs to (`webhookOrganizationId`: one lookup, nothing written) and reads the body only for a known
- * token. Then two steps:
- * 1. `prepareDelivery`, the JavaScript part: shape the body with post-content.ts (the author's Markdown or
- *    HTML kept, the sanitized HTML and reading time derived) and derive the slug. A payload with nothing
- *    left after sanitizing is refused here. The category name is mapped to the organization's category it
- *    means (category-match.ts: case, spacing, punctuation, a small typo), so only a really new name creates
- *    a category, which then waits for an editor's review. A real delivery's featured image (image_base64,
- *    else image_url) is stored in the organization's Media Library (webhook-images.ts); a bad one is only noted.
- * 2. Postgres. A real delivery (`receiveDelivery`) makes ONE call, `receive_webhook_delivery`, which checks
- *    the token again, upserts the post, records the delivery and requests the rebuild in one transaction
- *    (one round trip keeps a delivery fast). The back office's test (`previewDelivery`) asks
- *    `preview_webhook_delivery` instead what that call would do (create or update which post, with which
- *    status, in which category) and writes nothing: no post, revision, delivery record or rebuild request.
- * Both take the same first step, so a test refuses exactly what a real delivery refuses.
+ * Receiving one writing-tool delivery for an organization: the webhook's side of the one arrival path
+ * (post-arrival.ts). The public webhook first asks who the token belongs to (`webhookOrganizationId`: one
+ * lookup, nothing written) and reads the body only for a known token. A delivery is then translated into an
+ * ArrivingPost (`deliveryPost`: the Markdown wins over the HTML, the slug normalized or derived from the
+ * title), its featured image (image_base64, else image_url) is stored in the organization's Media Library
+ * (webhook-images.ts; a bad one is only noted), and it takes the arrival's two steps; the stored post is
+ * translated back (its address, the category as sent and as landed, when a scheduled post goes out). The back
+ * office's test (`previewDelivery`) takes the same first step, then asks `preview_webhook_delivery` what the
+ * store would do, and writes nothing: a test refuses exactly what a real delivery refuses.
  */
 import { createHash } from 'node:crypto';
 import { TZDate } from '@date-fns/tz';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import type { z } from 'zod';
-import { matchCategory } from '../category-match.ts';
-import { shapePostContent, type PostContent } from '../post-content.ts';
-import { postSlug, slugify } from '../slug.ts';
+import { postSlug } from '../slug.ts';
 import type { WebhookPayload } from '../../schemas/webhook.ts';
-import { HttpError, InternalError } from './http.ts';
-import { buildAtOnce, quietWindowMs, sendRebuildBatches, type RequestedRebuild } from './rebuilds.ts';
+import { InternalError } from './http.ts';
 import type { FetchPolicy } from '../public-fetch.ts';
+import {
+  arrivalFields,
+  type ArrivingPost,
+  DeliveryProblem,
+  type FoundDuplicate,
+  type PostFields,
+  storeArrival,
+  type StoredCategory,
+} from './post-arrival.ts';
 import { deliveryImage, ImageNotSaved } from './webhook-images.ts';
 
-/** A payload field a delivery refuses, and why: `{ path: 'title', message: 'Title is required' }`. */
-export type FieldProblem = { path: string; message: string };
-
 /**
- * The 422 of a payload a delivery refuses. Its text names each field and its problem ("Invalid payload: title:
- * Title is required"), so a person reading only the message (the test form, the tool's log) knows what to fix;
- * `details` lists them for programs. The problems are the schema's own messages about the sent fields, never
- * anything of the server.
- */
-export function invalidPayload(problems: FieldProblem[]): DeliveryProblem {
-  return new DeliveryProblem(422, `Invalid payload: ${problems.map(({ path, message }) => `${path}: ${message}`).join('; ')}`, problems);
-}
-
-/** Zod's issues with a payload as field problems (the body itself is `(body)`). */
-export function payloadProblems(error: z.ZodError): FieldProblem[] {
-  return error.issues.map((issue) => ({ path: issue.path.join('.') || '(body)', message: issue.message }));
-}
-
-/**
- * Whose delivery it is: the webhook's token (checked again in the storing transaction, so a token rotated
- * meanwhile is refused; with the organization it was found to belong to, when the caller looked it up
- * already), or an organization the caller has already authorized.
+ * Whose delivery it is: the webhook's token (with the organization it was found to belong to, when the caller
+ * looked it up already), or an organization the caller has already authorized (the back office's test).
  */
 export type DeliverySource = { token: string; organizationId?: string } | { organizationId: string };
 
@@ -90,23 +70,8 @@ export type ScheduledFor = { utc: string; local: string; time_zone: string; queu
  */
 export type DeliveredCategory = { name: string; sent: string | null; mapped: boolean; created: boolean; needs_review: boolean };
 
-/** The database's part of DeliveredCategory. */
-type StoredCategory = { name: string; created: boolean; needs_review: boolean };
-
 /** The post a delivery likely repeats, and why the gate thinks so ('same title', 'similar text, 87%'). */
 export type DuplicateOf = { post_id: string; title: string; url: string; reason: string };
-
-/** The duplicate gate's answer from Postgres (private.likely_duplicate). */
-type FoundDuplicate = { id: string; title: string; slug: string; reason: string };
-
-/** A refused delivery: an HttpError that also lists what was wrong (the 422 field problems). */
-export class DeliveryProblem extends HttpError {
-  readonly details: unknown;
-  constructor(status: number, text: string, details?: unknown) {
-    super(status, text);
-    this.details = details;
-  }
-}
 
 /**
  * The organization a webhook token belongs to (its current token, or the previous one within the grace
@@ -118,19 +83,6 @@ export async function webhookOrganizationId(client: SupabaseClient, token: strin
   if (error) throw new InternalError(`organization_for_webhook_token failed: ${error.message}`);
   return (data as string | null) ?? null;
 }
-
-/** `receive_webhook_delivery`'s answer (see its migrations). */
-type Received =
-  | { found: false }
-  | {
-      found: true;
-      organization: { slug: string; domain: string | null };
-      post?: { id: string; status: string; slug: string; created: boolean; duplicate_of: FoundDuplicate | null; category: StoredCategory };
-      error?: string;
-      reference?: string;
-      rebuild?: RequestedRebuild | null;
-      replayed?: true;
-    };
 
 /**
  * Stores a delivery and records it in the organization's delivery log. Returns null when the token (or
@@ -145,57 +97,36 @@ export async function receiveDelivery(
   env: Record<string, string | undefined> = process.env,
   imagePolicy?: FetchPolicy,
 ): Promise<DeliveredPost | null> {
-  let slug: string | null = null;
-  let problem: DeliveryProblem | InternalError | undefined = 'refused' in delivery ? delivery.refused : undefined;
-  let post: PostFields | undefined;
-  if ('payload' in delivery) {
-    slug = deliverySlug(delivery.payload);
-    try {
-      const organizationId = source.organizationId ?? ('token' in source ? await webhookOrganizationId(client, source.token) : null);
-      post = (await prepareDelivery(delivery.payload)).fields;
-      if (organizationId) {
-        post = await withMappedCategory(client, organizationId, post);
-        post = { ...post, ...(await featuredImage(client, organizationId, delivery.payload, slug, imagePolicy)) };
-      }
-    } catch (error) {
-      // An image that could not be saved stores nothing, not even the delivery record: the tool sends it again.
-      if (error instanceof ImageNotSaved) throw new InternalError(error.message);
-      problem = error instanceof DeliveryProblem ? error : new InternalError(`preparing the post failed: ${(error as Error).message}`);
-    }
+  if ('refused' in delivery) {
+    return storeArrival(client, source, { refused: delivery.refused, slug: null }, { webhookName: delivery.webhookName }, env).then(() => null);
   }
-  const { data, error } = await client.rpc('receive_webhook_delivery', {
-    ...('token' in source ? { p_token: source.token } : { p_organization_id: source.organizationId }),
-    p_slug: slug,
-    ...(problem ? { p_refused_status: problem instanceof DeliveryProblem ? problem.status : 500, p_refused_error: describe(problem) } : post),
-    p_quiet_window_ms: quietWindowMs(env),
-    p_at_once: buildAtOnce(env),
-    p_webhook_name: ('payload' in delivery ? delivery.payload.webhook_name : delivery.webhookName) ?? null,
-    p_idempotency_key: 'payload' in delivery && !problem ? deliveryKey(delivery.payload) : null,
-  });
-  if (error) throw new InternalError(`receive_webhook_delivery failed: ${error.message}`);
-  const received = data as Received;
-  if (!received.found) return null;
-  const org = received.organization;
-  if (problem) throw problem;
-  if (received.error !== undefined || !received.post) {
-    throw new InternalError(`webhook delivery (${org.slug}): ${received.error ?? 'no post in the answer'}`, received.reference);
+  const { payload } = delivery;
+  const post = deliveryPost(payload);
+  let fields: PostFields;
+  let image: FeaturedImage = { image: 'none' };
+  try {
+    const organizationId = source.organizationId ?? ('token' in source ? await webhookOrganizationId(client, source.token) : null);
+    if (organizationId) image = await featuredImage(client, organizationId, payload, post.slug, imagePolicy);
+    fields = await arrivalFields(client, organizationId, { ...post, featuredMediaId: image.mediaId ?? null });
+  } catch (error) {
+    // An image that could not be saved stores nothing, not even the delivery record: the tool sends it again.
+    if (error instanceof ImageNotSaved) throw new InternalError(error.message);
+    const refused = error instanceof DeliveryProblem ? error : new InternalError(`preparing the post failed: ${(error as Error).message}`);
+    return storeArrival(client, source, { refused, slug: post.slug }, { webhookName: payload.webhook_name }, env).then(() => null);
   }
-  // The post is stored whatever happens to the rebuild: a failed send is logged (and recorded), not answered.
-  if (received.rebuild?.batches.length) {
-    await sendRebuildBatches(client, received.rebuild.batches, env).catch((cause: Error) =>
-      console.error(`webhook delivery (${org.slug}): rebuild: ${cause.message}`),
-    );
-  }
-  const { id, status, slug: storedSlug, created, duplicate_of: duplicate, category } = received.post;
+  const record = { webhookName: payload.webhook_name, note: image.note, image: image.image, idempotencyKey: deliveryKey(payload) };
+  const stored = await storeArrival(client, source, { fields }, record, env);
+  if (!stored) return null;
+  const { organization: org, post: saved } = stored;
   return {
-    ...(received.replayed ? { replayed: true as const } : {}),
-    post_id: id,
-    status,
-    url: postUrl(org, storedSlug),
-    created,
-    ...(duplicate ? { duplicate_of: duplicateOf(org, duplicate) } : {}),
-    category: deliveredCategory(('payload' in delivery && delivery.payload.category) || null, category),
-    ...(status === 'scheduled' ? { scheduled_for: await scheduledFor(client, id) } : {}),
+    ...(stored.replayed ? { replayed: true as const } : {}),
+    post_id: saved.id,
+    status: saved.status,
+    url: postUrl(org, saved.slug),
+    created: saved.created,
+    ...(saved.duplicate_of ? { duplicate_of: duplicateOf(org, saved.duplicate_of) } : {}),
+    category: deliveredCategory(payload.category ?? null, saved.category),
+    ...(saved.status === 'scheduled' ? { scheduled_for: await scheduledFor(client, saved.id) } : {}),
   };
 }
 
@@ -233,26 +164,16 @@ function deliveredCategory(sent: string | null, { name, created, needs_review }:
   return { name, sent, mapped: sent !== null && !created && name !== sent, created, needs_review };
 }
 
-/**
- * The fields with the category name replaced by the name of the organization's category it means
- * (category-match.ts), so the database files the post there; a name that means none is kept as sent (the
- * database creates it, flagged for review). Throws InternalError when the categories cannot be read.
- */
-async function withMappedCategory(client: SupabaseClient, organizationId: string, fields: PostFields): Promise<PostFields> {
-  if (!fields.p_category_name) return fields;
-  const { data, error } = await client.from('blog_categories').select('id, name').eq('organization_id', organizationId);
-  if (error) throw new InternalError(`reading the categories of ${organizationId} failed: ${error.message}`);
-  const match = matchCategory(fields.p_category_name, (data ?? []) as { id: string; name: string }[]);
-  return match ? { ...fields, p_category_name: match.category.name } : fields;
-}
-
 function duplicateOf(org: { domain: string | null }, found: FoundDuplicate): DuplicateOf {
   return { post_id: found.id, title: found.title, url: postUrl(org, found.slug), reason: found.reason };
 }
 
+/** A delivery's featured image: the media it was stored as, the delivery log's note, the outcome. */
+type FeaturedImage = { mediaId?: string | null; note?: string | null; image: 'stored' | 'none' | 'failed' };
+
 /**
  * The delivery's featured image, stored in the organization's media (webhook-images.ts): its media id, and
- * the delivery log's note about an image that was not taken. Nothing for a delivery without an image.
+ * the delivery log's note about an image that was not taken.
  */
 async function featuredImage(
   client: SupabaseClient,
@@ -260,21 +181,40 @@ async function featuredImage(
   payload: WebhookPayload,
   slug: string,
   policy: FetchPolicy | undefined,
-): Promise<Partial<Record<'p_featured_media_id' | 'p_note' | 'p_image', string | null>>> {
-  if (!payload.image_base64 && !payload.image_url) return { p_image: 'none' };
-  const image = await deliveryImage(client, organizationId, payload, { slug, title: payload.title }, policy);
-  return { p_featured_media_id: image.mediaId, p_note: image.note, p_image: image.mediaId ? 'stored' : 'failed' };
+): Promise<FeaturedImage> {
+  if (!payload.image_base64 && !payload.image_url) return { image: 'none' };
+  const stored = await deliveryImage(client, organizationId, payload, { slug, title: payload.title }, policy);
+  return { mediaId: stored.mediaId, note: stored.note, image: stored.mediaId ? 'stored' : 'failed' };
+}
+
+/**
+ * A delivery as an arriving post: the Markdown when it was sent (it is what the author wrote; the HTML is
+ * derived from it), else the HTML; the slug normalized, else derived from the title (same slug = same post).
+ */
+export function deliveryPost(payload: WebhookPayload): ArrivingPost {
+  const markdown = payload.markdown?.trim() ? payload.markdown : undefined;
+  return {
+    title: payload.title,
+    body: markdown !== undefined ? { text: markdown, format: 'markdown', field: 'markdown' } : { text: payload.html ?? '', format: 'html', field: 'html' },
+    excerpt: payload.excerpt ?? null,
+    slug: postSlug(payload.title, payload.slug),
+    category: payload.category ?? null,
+    tags: payload.tags ?? null,
+    featuredMediaId: null,
+    metaTitle: null,
+    metaDescription: null,
+  };
 }
 
 /**
  * What a delivery of `payload` would do for the organization, written nowhere: the payload takes the real
- * delivery's first step (prepareDelivery: throws DeliveryProblem for what a delivery refuses), then
+ * delivery's first step (arrivalFields: throws DeliveryProblem for what a delivery refuses), then
  * `preview_webhook_delivery` answers by the rules `upsert_webhook_post` follows. Null for an unknown
  * organization. Throws InternalError when the database cannot answer.
  */
 export async function previewDelivery(client: SupabaseClient, organizationId: string, payload: WebhookPayload): Promise<DeliveryPreview | null> {
-  const { slug, fields: prepared } = await prepareDelivery(payload);
-  const fields = await withMappedCategory(client, organizationId, prepared);
+  const fields = await arrivalFields(client, organizationId, deliveryPost(payload));
+  const slug = fields.p_slug;
   const { data, error } = await client.rpc('preview_webhook_delivery', {
     p_organization_id: organizationId,
     p_slug: slug,
@@ -344,64 +284,4 @@ type Previewed =
 /** Where a post is read: on the organization's domain when it has one, else the site-relative path. */
 function postUrl(org: { domain: string | null }, slug: string): string {
   return org.domain ? `https://${org.domain}/blog/${slug}` : `/blog/${slug}`;
-}
-
-/** A validated payload made ready to store: its slug (same slug = same post) and the post columns. */
-export interface PreparedDelivery {
-  slug: string;
-  fields: PostFields;
-}
-
-/**
- * The step every delivery takes before Postgres, real or test: the slug, the body rendered and sanitized,
- * the category's slug. Throws DeliveryProblem (422) when no content is left after sanitizing.
- */
-export async function prepareDelivery(payload: WebhookPayload): Promise<PreparedDelivery> {
-  const slug = deliverySlug(payload);
-  return { slug, fields: await postFields(payload, slug) };
-}
-
-/** The post's slug: the payload's, normalized, else derived from the title. */
-function deliverySlug(payload: WebhookPayload): string {
-  return postSlug(payload.title, payload.slug);
-}
-
-/** The post columns `receive_webhook_delivery` takes, from a validated payload. */
-export type PostFields = Record<`p_${string}`, string | number | string[] | null> & {
-  p_title: string;
-  p_category_name: string | null;
-  p_category_slug: string | null;
-};
-
-async function postFields(payload: WebhookPayload, slug: string): Promise<PostFields> {
-  const body = await articleContent(payload);
-  return {
-    p_title: payload.title,
-    p_content: body.content,
-    p_content_source: body.content_source,
-    p_content_format: body.content_format,
-    p_excerpt: payload.excerpt ?? null,
-    p_category_name: payload.category ?? null,
-    p_category_slug: payload.category ? slugify(payload.category) || `category-${slug}` : null,
-    p_tags: payload.tags?.length ? payload.tags : null,
-    p_reading_time: body.reading_time,
-  };
-}
-
-/**
- * The post body from the delivery: the Markdown when it was sent (it is what the author wrote; the HTML is
- * derived from it), else the HTML, kept as the post's HTML source.
- */
-async function articleContent(payload: WebhookPayload): Promise<PostContent> {
-  const markdown = payload.markdown?.trim() ? payload.markdown : undefined;
-  const body = await shapePostContent(markdown ?? payload.html ?? '', markdown !== undefined ? 'markdown' : 'html');
-  const field = markdown !== undefined ? 'markdown' : 'html';
-  if (!body.content) throw invalidPayload([{ path: field, message: 'No content is left after removing unsafe markup' }]);
-  return body;
-}
-
-/** A refusal as the delivery log shows it: the message and any field problems, or a failure with its reference. */
-function describe(problem: DeliveryProblem | InternalError): string {
-  if (problem instanceof InternalError) return `Could not store the post (reference ${problem.reference}): ${problem.message}`.slice(0, 2000);
-  return `${problem.message}${problem.details === undefined ? '' : ` ${JSON.stringify(problem.details)}`}`.slice(0, 2000);
 }

@@ -4,42 +4,16 @@
  * `{ code, message, data: { status } }`, ids are integers, every answer carries the API's discovery link.
  *
  * Tools sign in with HTTP Basic auth: the member's e-mail and an application password made for this site's
- * organization (application-passwords.ts). A request without credentials is a visitor's: it may read the index,
- * nothing of a member. Routes: the index (`/`) and the `wp/v2` namespace, `users/me`.
+ * organization (application-passwords.ts). A request without credentials is a visitor's: it may read the index
+ * and what the site shows anyway (published posts, categories, tags), nothing of a member. Routes: the index
+ * (`/`) and the `wp/v2` namespace, `users/me`, `types`, `statuses`, `posts` (wordpress-posts.ts), `categories`
+ * and `tags` (wordpress-terms.ts).
  */
-import type { SupabaseClient } from '@supabase/supabase-js';
 import { authenticatePublisher, basicCredentials, type Publisher } from './application-passwords.ts';
-import type { ClientInfo } from './login-attempts.ts';
 import { apiRoot, discoveryLink } from '../wordpress-discovery.ts';
-
-/** The namespace this API serves. */
-export const WP_NAMESPACE = 'wp/v2';
-
-/** What a request needs besides itself: the service client, the site's organization and address, the client. */
-export interface WordPressContext {
-  service: SupabaseClient;
-  /** The organization this site shows; null when it shows none (a local site without one). */
-  organizationId: string | null;
-  /** The origin of the site's address (`https://www.example.com`). */
-  siteAddress: string;
-  siteName: string;
-  client: ClientInfo;
-}
-
-/** A WordPress error answer: `{ code, message, data: { status } }` with that status. */
-export function wpError(status: number, code: string, message: string, headers: HeadersInit = {}): Response {
-  return wpJson({ code, message, data: { status } }, { status, headers });
-}
-
-/** A JSON answer with the headers WordPress sends on every REST answer. */
-function wpJson(body: unknown, init: ResponseInit = {}): Response {
-  const headers = new Headers(init.headers);
-  headers.set('content-type', 'application/json; charset=UTF-8');
-  headers.set('x-robots-tag', 'noindex');
-  headers.set('x-content-type-options', 'nosniff');
-  headers.set('cache-control', 'no-store');
-  return new Response(JSON.stringify(body), { ...init, headers });
-}
+import { postRoutes, postRoutesById } from './wordpress-posts.ts';
+import { type Handler, type WordPressContext, type WordPressRequest, wpError, wpJson, WP_NAMESPACE } from './wordpress-rest.ts';
+import { categoryRoutes, tagRoutes } from './wordpress-terms.ts';
 
 /**
  * The route a request names: the `rest_route` parameter (`/?rest_route=/wp/v2/posts`), else the path after
@@ -50,13 +24,32 @@ export function requestRoute(url: URL): string {
   return `/${named.split('/').filter(Boolean).join('/')}`;
 }
 
-type Handler = (request: Request, context: WordPressContext, publisher: Publisher | null) => Promise<Response>;
-type Route = { pattern: RegExp; methods: Record<string, Handler>; needsPublisher: boolean };
+/** An id in a route's path, in WordPress's notation (the index shows routes so). */
+const ID = '(?P<id>[\\d]+)';
+
+/** A route: its path as the index shows it, what each method does, whether a visitor may not call it. */
+type Route = { path: string; pattern: RegExp; methods: Record<string, Handler>; needsPublisher: boolean };
+
+const route = (path: string, methods: Record<string, Handler>, needsPublisher = false): Route => ({
+  path,
+  pattern: new RegExp(`^${path.replace(ID, '(\\d+)')}$`),
+  methods,
+  needsPublisher,
+});
 
 const ROUTES: Route[] = [
-  { pattern: /^\/$/, methods: { GET: async (_request, context) => wpJson(indexDocument(context)) }, needsPublisher: false },
-  { pattern: /^\/wp\/v2$/, methods: { GET: async (_request, context) => wpJson(namespaceDocument(context)) }, needsPublisher: false },
-  { pattern: /^\/wp\/v2\/users\/me$/, methods: { GET: usersMe }, needsPublisher: true },
+  route('/', { GET: async ({ context }) => wpJson(indexDocument(context)) }),
+  route(`/${WP_NAMESPACE}`, { GET: async ({ context }) => wpJson(namespaceDocument(context)) }),
+  route(`/${WP_NAMESPACE}/users/me`, { GET: usersMe }, true),
+  route(`/${WP_NAMESPACE}/types`, { GET: async ({ context }) => wpJson({ post: postType(context.siteAddress) }) }),
+  route(`/${WP_NAMESPACE}/types/post`, { GET: async ({ context }) => wpJson(postType(context.siteAddress)) }),
+  route(`/${WP_NAMESPACE}/statuses`, { GET: async () => wpJson(STATUSES) }),
+  route(`/${WP_NAMESPACE}/posts`, postRoutes),
+  route(`/${WP_NAMESPACE}/posts/${ID}`, postRoutesById),
+  route(`/${WP_NAMESPACE}/categories`, categoryRoutes.collection),
+  route(`/${WP_NAMESPACE}/categories/${ID}`, categoryRoutes.byId),
+  route(`/${WP_NAMESPACE}/tags`, tagRoutes.collection),
+  route(`/${WP_NAMESPACE}/tags/${ID}`, tagRoutes.byId),
 ];
 
 /** Answers one request to the API (any method, any route), with the discovery link. Throws only when the backend fails. */
@@ -70,6 +63,7 @@ async function answer(request: Request, context: WordPressContext): Promise<Resp
   const url = new URL(request.url);
   const route = requestRoute(url);
   const found = ROUTES.find((candidate) => candidate.pattern.test(route));
+  const id = found ? Number(route.match(found.pattern)![1] ?? NaN) : NaN;
   // WordPress lets a POST name another method in `_method` or X-HTTP-Method-Override (clients that can only
   // POST); never a GET, which a page elsewhere could make a browser send.
   const override = request.method === 'POST' ? (request.headers.get('x-http-method-override') ?? url.searchParams.get('_method')) : null;
@@ -94,7 +88,7 @@ async function answer(request: Request, context: WordPressContext): Promise<Resp
   if (found.needsPublisher && !publisher) {
     return wpError(401, 'rest_not_logged_in', 'You are not currently logged in.');
   }
-  return handler(request, context, publisher);
+  return handler({ request, url, context: { ...context, organizationId: context.organizationId }, publisher, id: Number.isNaN(id) ? null : id });
 }
 
 /** `GET /wp-json/`: the site and the routes a client may call, as WordPress's index describes them. */
@@ -128,15 +122,45 @@ function namespaceDocument(context: WordPressContext) {
   return { namespace: WP_NAMESPACE, routes: namespaceRoutes(apiRoot(context.siteAddress)), _links: { up: [{ href: apiRoot(context.siteAddress) }] } };
 }
 
+/** The namespace's routes as the index lists them (a route with an id has no link of its own). */
 function namespaceRoutes(root: string) {
+  return Object.fromEntries(
+    ROUTES.filter(({ path }) => path.startsWith(`/${WP_NAMESPACE}/`)).map(({ path, methods }) => [
+      path,
+      { namespace: WP_NAMESPACE, ...routeDescription(Object.keys(methods), path.includes(ID) ? null : `${root}${path.slice(1)}`) },
+    ]),
+  );
+}
+
+function routeDescription(methods: string[], href: string | null) {
+  return { methods, endpoints: [{ methods, args: {} }], ...(href ? { _links: { self: [{ href }] } } : {}) };
+}
+
+/** `GET /wp-json/wp/v2/types/post`: the one post type, with the taxonomies it takes. */
+function postType(siteAddress: string) {
   return {
-    [`/${WP_NAMESPACE}/users/me`]: { namespace: WP_NAMESPACE, ...routeDescription(['GET'], `${root}${WP_NAMESPACE}/users/me`) },
+    description: '',
+    hierarchical: false,
+    has_archive: false,
+    name: 'Posts',
+    slug: 'post',
+    icon: 'dashicons-admin-post',
+    taxonomies: ['category', 'post_tag'],
+    rest_base: 'posts',
+    rest_namespace: WP_NAMESPACE,
+    _links: { collection: [{ href: `${apiRoot(siteAddress)}${WP_NAMESPACE}/types` }], 'wp:items': [{ href: `${apiRoot(siteAddress)}${WP_NAMESPACE}/posts` }] },
   };
 }
 
-function routeDescription(methods: string[], href: string) {
-  return { methods, endpoints: [{ methods, args: {} }], _links: { self: [{ href }] } };
-}
+/** `GET /wp-json/wp/v2/statuses`: the statuses a post may be given (pending is kept as a draft). */
+const STATUSES = Object.fromEntries(
+  [
+    ['publish', 'Published', true],
+    ['future', 'Scheduled', false],
+    ['draft', 'Draft', false],
+    ['pending', 'Pending', false],
+  ].map(([slug, name, isPublic]) => [slug, { name, public: isPublic, queryable: isPublic, slug, date_floating: slug === 'draft' || slug === 'pending' }]),
+);
 
 /** WordPress's role names: an admin is an administrator; a viewer, who cannot publish, a subscriber. */
 const WP_ROLES: Record<Publisher['role'], string> = { admin: 'administrator', editor: 'editor', viewer: 'subscriber' };
@@ -163,7 +187,7 @@ function capabilities(role: Publisher['role']): Record<string, boolean> {
 }
 
 /** `GET /wp-json/wp/v2/users/me`: the signed-in member (with `context=edit`, their e-mail, roles and capabilities). */
-async function usersMe(request: Request, context: WordPressContext, publisher: Publisher | null): Promise<Response> {
+async function usersMe({ url, context, publisher }: WordPressRequest): Promise<Response> {
   const member = publisher!;
   const { data, error } = await context.service.from('profiles').select('wp_id, email, full_name, created_at').eq('id', member.userId).single();
   if (error) throw new Error(`reading the profile of ${member.userId} failed: ${error.message}`);
@@ -181,7 +205,7 @@ async function usersMe(request: Request, context: WordPressContext, publisher: P
     meta: [],
     _links: { self: [{ href: `${apiRoot(context.siteAddress)}${WP_NAMESPACE}/users/${profile.wp_id}` }] },
   };
-  if (new URL(request.url).searchParams.get('context') !== 'edit') return wpJson(base);
+  if (url.searchParams.get('context') !== 'edit') return wpJson(base);
   return wpJson({
     ...base,
     username: profile.email,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { basicCredentials } from '../../../../src/lib/server/application-passwords.ts';
-import { requestRoute, wpError } from '../../../../src/lib/server/wordpress-api.ts';
+import { requestRoute } from '../../../../src/lib/server/wordpress-api.ts';
+import { wpError } from '../../../../src/lib/server/wordpress-rest.ts';
 import { discoveryLink } from '../../../../src/lib/wordpress-discovery.ts';
 
 const basic = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;

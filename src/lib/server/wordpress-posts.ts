@@ -1,0 +1,351 @@
+/**
+ * `wp/v2/posts` of the WordPress-compatible API: the WordPress side of the one arrival path (post-arrival.ts).
+ * A create or an update is translated into an ArrivingPost (terms and media by their integer ids, the SEO
+ * fields from Yoast's or Rank Math's `meta`, WordPress's statuses) and takes the same steps as a webhook
+ * delivery; the stored post is answered in WordPress's shape.
+ *
+ * - Visitors list and read published posts; signed-in editors and admins every status, with `context=edit`'s
+ *   raw fields. Viewers (WordPress's subscribers) read as visitors and may not write.
+ * - Create: `title` and `content` are required; the status defaults to `draft`, as WordPress's does;
+ *   `publish` follows the organization's choice for arrivals (published, a draft for review, or the queue's next
+ *   slot, answered as `future` with its date); `future` needs a date ahead; `pending` is kept as a draft. A slug
+ *   another post has gets `-2` (WordPress's rule), so a second create never overwrites.
+ * - Update (POST, PUT or PATCH on `/posts/{id}`): only the fields sent change.
+ * - Delete needs `force=true` (there is no trash, as WordPress answers for types without one).
+ */
+import { postPath } from '../blog-urls.ts';
+import { postSlug } from '../slug.ts';
+import { SEO_META_KEYS, WpPagingSchema, WpPostInputSchema, type WpPostInput } from '../../schemas/wordpress.ts';
+import { HttpError } from './http.ts';
+import { ArrivalFailed, arrivalFields, type ArrivingPost, DeliveryProblem, storeArrival } from './post-arrival.ts';
+import { sendRebuildBatches, type RequestedRebuild, buildAtOnce, quietWindowMs } from './rebuilds.ts';
+import {
+  collection,
+  escapeHtml,
+  forbidden,
+  type Handler,
+  invalidFromZod,
+  invalidParams,
+  queryObject,
+  readBody,
+  type WordPressRequest,
+  wpDate,
+  wpError,
+  wpJson,
+  WP_NAMESPACE,
+} from './wordpress-rest.ts';
+
+/** The columns a post is answered from (with its category's, tags' and media's integer ids). */
+const POST_COLUMNS =
+  'id, wp_id, slug, title, content, content_source, content_format, excerpt, status, published_at, created_at, updated_at, tags, ' +
+  'meta_title, meta_description, featured_media_id, category:blog_categories(wp_id, name), media:media(wp_id), author:profiles(wp_id)';
+
+type PostRow = {
+  id: string;
+  wp_id: number;
+  slug: string;
+  title: string;
+  content: string;
+  content_source: string;
+  content_format: 'markdown' | 'html';
+  excerpt: string | null;
+  status: 'draft' | 'published' | 'scheduled';
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+  tags: string[] | null;
+  meta_title: string | null;
+  meta_description: string | null;
+  featured_media_id: string | null;
+  category: { wp_id: number; name: string } | null;
+  media: { wp_id: number } | null;
+  author: { wp_id: number } | null;
+};
+
+/** Our statuses in WordPress's words. */
+const WP_STATUS = { published: 'publish', scheduled: 'future', draft: 'draft' } as const;
+
+/** The statuses a `status` filter may name, in ours. */
+const STATUS_FILTER: Record<string, PostRow['status'][]> = {
+  publish: ['published'],
+  future: ['scheduled'],
+  draft: ['draft'],
+  pending: [],
+  any: ['published', 'scheduled', 'draft'],
+};
+
+const mayWrite = (call: WordPressRequest) => call.publisher !== null && call.publisher.role !== 'viewer';
+
+export const postRoutes: Record<string, Handler> = { GET: listPosts, POST: createPost };
+export const postRoutesById: Record<string, Handler> = { GET: getPost, POST: updatePost, PUT: updatePost, PATCH: updatePost, DELETE: deletePost };
+
+/** `GET /posts`: a page of posts (`search`, `slug`, `status`, `categories`, `tags`, `page`, `per_page`), newest first. */
+async function listPosts(call: WordPressRequest): Promise<Response> {
+  const query = queryObject(call.url);
+  const paging = WpPagingSchema.safeParse(query);
+  if (!paging.success) return invalidFromZod(paging.error);
+  const { page, per_page: perPage, search, slug } = paging.data;
+  const statuses = String(query.status ?? 'publish').split(',').map((status) => status.trim());
+  const unknown = statuses.find((status) => !(status in STATUS_FILTER));
+  if (unknown) return invalidParams({ status: `status is not one of ${Object.keys(STATUS_FILTER).join(', ')}.` });
+  if (statuses.some((status) => status !== 'publish') && !mayWrite(call)) {
+    return wpError(call.publisher ? 403 : 401, 'rest_invalid_param', 'Invalid parameter(s): status', {}, { params: { status: 'Status is forbidden.' } });
+  }
+  let select = call.context.service
+    .from('blog_posts')
+    .select(POST_COLUMNS, { count: 'exact' })
+    .eq('organization_id', call.context.organizationId)
+    .in('status', statuses.flatMap((status) => STATUS_FILTER[status]!))
+    .order('published_at', { ascending: false, nullsFirst: true })
+    .order('created_at', { ascending: false })
+    .range((page - 1) * perPage, page * perPage - 1);
+  if (search) select = select.ilike('title', `%${search.replace(/[%_\\]/g, (char) => `\\${char}`)}%`);
+  if (slug) select = select.in('slug', slug.split(',').map((each) => each.trim()));
+  const { data, error, count } = await select;
+  // PostgREST refuses a range past the last row: WordPress's page past the end.
+  if (error?.code === 'PGRST103') return collection([], 0, page, perPage);
+  if (error) throw new Error(`listing posts failed: ${error.message}`);
+  const rows = data as unknown as PostRow[];
+  const tagIds = await tagIdsByName(call, rows.flatMap((row) => row.tags ?? []));
+  return collection(rows.map((row) => wpPost(call, row, tagIds)), count ?? 0, page, perPage);
+}
+
+/** `GET /posts/{id}`: a published post for anyone, any other to its organization's editors and admins. */
+async function getPost(call: WordPressRequest): Promise<Response> {
+  const row = await readPost(call);
+  if (!row || (row.status !== 'published' && !mayWrite(call))) return invalidPostId();
+  return wpJson(wpPost(call, row, await tagIdsByName(call, row.tags ?? [])));
+}
+
+/** `POST /posts`: a new post through the arrival path; 201 with the post and its Location. */
+async function createPost(call: WordPressRequest): Promise<Response> {
+  if (!mayWrite(call)) return forbidden(call, 'rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.');
+  const input = await postInput(call);
+  if (input instanceof Response) return input;
+  const missing = Object.fromEntries(
+    (['title', 'content'] as const).filter((field) => !input[field]?.trim()).map((field) => [field, `${field} is required.`]),
+  );
+  if (Object.keys(missing).length) return invalidParams(missing);
+  const arriving = await arrivingPost(call, input, null);
+  if (arriving instanceof Response) return arriving;
+  const stored = await store(call, { ...arriving, target: { newPost: true } });
+  if (stored instanceof Response) return stored;
+  const row = (await readPost(call, stored))!;
+  const answer = wpPost(call, row, await tagIdsByName(call, row.tags ?? []));
+  return wpJson(answer, { status: 201, headers: { location: answer._links.self[0]!.href } });
+}
+
+/** `POST|PUT|PATCH /posts/{id}`: the fields sent change, the others stay. */
+async function updatePost(call: WordPressRequest): Promise<Response> {
+  if (!mayWrite(call)) return forbidden(call, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
+  const existing = await readPost(call);
+  if (!existing) return invalidPostId();
+  const input = await postInput(call);
+  if (input instanceof Response) return input;
+  const arriving = await arrivingPost(call, input, existing);
+  if (arriving instanceof Response) return arriving;
+  const stored = await store(call, { ...arriving, target: { postId: existing.id } });
+  if (stored instanceof Response) return stored;
+  const row = (await readPost(call, stored))!;
+  return wpJson(wpPost(call, row, await tagIdsByName(call, row.tags ?? [])));
+}
+
+/** `DELETE /posts/{id}?force=true`: the post is gone (audited as the password's member), the site rebuilt. */
+async function deletePost(call: WordPressRequest): Promise<Response> {
+  if (!mayWrite(call)) return forbidden(call, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
+  const existing = await readPost(call);
+  if (!existing) return invalidPostId();
+  const force = (call.url.searchParams.get('force') ?? '').toLowerCase();
+  if (force !== 'true' && force !== '1') {
+    return wpError(501, 'rest_trash_not_supported', "The post does not support trashing. Set 'force=true' to delete.");
+  }
+  const previous = wpPost(call, existing, await tagIdsByName(call, existing.tags ?? []));
+  const { data, error } = await call.context.service.rpc('delete_arrived_post', {
+    p_organization_id: call.context.organizationId,
+    p_post_id: existing.id,
+    p_application_password_id: call.publisher!.passwordId,
+    p_quiet_window_ms: quietWindowMs(process.env),
+    p_at_once: buildAtOnce(process.env),
+  });
+  if (error?.code === '42501') return forbidden(call, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
+  if (error) throw new Error(`delete_arrived_post failed: ${error.message}`);
+  const rebuild = data as RequestedRebuild;
+  if (rebuild.batches.length) {
+    await sendRebuildBatches(call.context.service, rebuild.batches, process.env).catch((cause: Error) => console.error(`wordpress-api delete: rebuild: ${cause.message}`));
+  }
+  return wpJson({ deleted: true, previous });
+}
+
+const invalidPostId = () => wpError(404, 'rest_post_invalid_id', 'Invalid post ID.');
+
+/** The post of the route's id (or of `id` given) in this organization, or null. */
+async function readPost(call: WordPressRequest, id?: string): Promise<PostRow | null> {
+  const select = call.context.service.from('blog_posts').select(POST_COLUMNS).eq('organization_id', call.context.organizationId);
+  const { data, error } = await (id ? select.eq('id', id) : select.eq('wp_id', call.id!)).maybeSingle();
+  if (error) throw new Error(`reading post ${id ?? call.id} failed: ${error.message}`);
+  return data as unknown as PostRow | null;
+}
+
+/** The request's post fields, or WordPress's 400 naming the fields it refuses (malformed JSON included). */
+async function postInput(call: WordPressRequest): Promise<WpPostInput | Response> {
+  let body: Record<string, unknown>;
+  try {
+    body = await readBody(call.request, call.url);
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 413) return wpError(413, 'rest_request_too_large', error.message);
+    if (error instanceof HttpError) return wpError(400, 'rest_invalid_json', error.message);
+    throw error;
+  }
+  const parsed = WpPostInputSchema.safeParse(body);
+  return parsed.success ? parsed.data : invalidFromZod(parsed.error);
+}
+
+/**
+ * The request as an arriving post: the existing post's fields where the request sends none (an update), the
+ * terms and media of its ids (400 naming the field for an id this organization does not have), the status and
+ * its time.
+ */
+async function arrivingPost(call: WordPressRequest, input: WpPostInput, existing: PostRow | null): Promise<ArrivingPost | Response> {
+  const { service, organizationId } = call.context;
+  const title = input.title ?? existing!.title;
+  const problems: Record<string, string> = {};
+
+  let category = existing?.category?.name ?? null;
+  if (input.categories) {
+    const names = await termNames(call, 'blog_categories', input.categories, problems, 'categories', 'category');
+    // The site files a post in one category: the first one named.
+    category = names[0] ?? null;
+  }
+  const tags = input.tags ? await termNames(call, 'blog_tags', input.tags, problems, 'tags', 'tag') : (existing?.tags ?? null);
+
+  let featuredMediaId = existing?.featured_media_id ?? null;
+  if (input.featured_media !== undefined) {
+    featuredMediaId = null;
+    if (input.featured_media > 0) {
+      const { data, error } = await service.from('media').select('id').eq('organization_id', organizationId).eq('wp_id', input.featured_media).maybeSingle();
+      if (error) throw new Error(`reading media failed: ${error.message}`);
+      if (!data) return wpError(400, 'rest_invalid_featured_media', 'Invalid featured media ID.', {}, { params: { featured_media: `featured_media ${input.featured_media} is not a file of this site's media.` } });
+      featuredMediaId = (data as { id: string }).id;
+    }
+  }
+
+  // WordPress: a publish with a date ahead is scheduled; a future without one, or with one past, is refused.
+  const date = input.date_gmt ?? input.date ?? undefined;
+  let status: ArrivingPost['status'] = input.status === 'pending' ? 'draft' : input.status;
+  if (!existing && status === undefined) status = 'draft';
+  if (status === 'publish' && date && Date.parse(date) > Date.now()) status = 'future';
+  if (status === 'future' && !(date && Date.parse(date) > Date.now())) {
+    problems[input.date_gmt ? 'date_gmt' : 'date'] = 'A scheduled (future) post needs a date ahead of now.';
+  }
+  if (Object.keys(problems).length) return invalidParams(problems);
+
+  const meta = input.meta ?? {};
+  const seo = (keys: readonly string[], current: string | null) => {
+    const sent = keys.map((key) => (meta as Record<string, unknown>)[key]).find((value) => typeof value === 'string');
+    return sent === undefined ? current : (sent as string) || null;
+  };
+  return {
+    title,
+    body: input.content !== undefined
+      ? { text: input.content, format: 'html', field: 'content' }
+      : { text: existing!.content_source, format: existing!.content_format, field: 'content' },
+    excerpt: input.excerpt !== undefined ? input.excerpt || null : (existing?.excerpt ?? null),
+    slug: input.slug !== undefined || !existing ? postSlug(title, input.slug || undefined) : existing.slug,
+    category,
+    tags,
+    featuredMediaId,
+    metaTitle: seo(SEO_META_KEYS.title, existing?.meta_title ?? null),
+    metaDescription: seo(SEO_META_KEYS.description, existing?.meta_description ?? null),
+    ...(status ? { status } : {}),
+    ...(status === 'future' ? { publishAt: date! } : {}),
+  };
+}
+
+/**
+ * The names of the organization's terms with these integer ids, in order; an id it does not have is noted in
+ * `problems` under `field`.
+ */
+async function termNames(
+  call: WordPressRequest,
+  table: 'blog_categories' | 'blog_tags',
+  ids: number[],
+  problems: Record<string, string>,
+  field: string,
+  noun: string,
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const { data, error } = await call.context.service.from(table).select('wp_id, name').eq('organization_id', call.context.organizationId).in('wp_id', ids);
+  if (error) throw new Error(`reading ${table} failed: ${error.message}`);
+  const found = new Map((data as { wp_id: number; name: string }[]).map((row) => [row.wp_id, row.name]));
+  const unknownId = ids.find((id) => !found.has(id));
+  if (unknownId !== undefined) problems[field] = `${field}[${ids.indexOf(unknownId)}] is not a ${noun} of this site (${unknownId}).`;
+  return ids.flatMap((id) => found.get(id) ?? []);
+}
+
+/** Takes the post the arrival's two steps, as the password's member; answers the stored post's id, or WordPress's error. */
+async function store(call: WordPressRequest, post: ArrivingPost): Promise<string | Response> {
+  const { service, organizationId } = call.context;
+  try {
+    const fields = await arrivalFields(service, organizationId, post);
+    const stored = await storeArrival(service, { organizationId, applicationPasswordId: call.publisher!.passwordId }, { fields });
+    return stored!.post.id;
+  } catch (error) {
+    if (error instanceof DeliveryProblem) return invalidParams({ content: `content: ${(error.details as { message: string }[] | undefined)?.[0]?.message ?? error.message}` });
+    if (error instanceof ArrivalFailed && error.code === '42501') return forbidden(call, 'rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.');
+    if (error instanceof ArrivalFailed && error.code === '22023') return invalidParams({ date: 'A scheduled (future) post needs a date ahead of now.' });
+    throw error;
+  }
+}
+
+/** The integer ids of tags by name (the registry's spelling; case-insensitive). */
+async function tagIdsByName(call: WordPressRequest, names: string[]): Promise<Map<string, number>> {
+  if (names.length === 0) return new Map();
+  const { data, error } = await call.context.service.from('blog_tags').select('wp_id, name').eq('organization_id', call.context.organizationId).in('name', [...new Set(names)]);
+  if (error) throw new Error(`reading tags failed: ${error.message}`);
+  return new Map((data as { wp_id: number; name: string }[]).map((row) => [row.name.toLowerCase(), row.wp_id]));
+}
+
+/** A post in WordPress's shape; `context=edit` (editors and admins) adds the raw fields. */
+function wpPost(call: WordPressRequest, row: PostRow, tagIds: Map<string, number>) {
+  const { siteAddress } = call.context;
+  const link = `${siteAddress}${postPath(row.slug)}`;
+  const edit = call.url.searchParams.get('context') === 'edit' && mayWrite(call);
+  const date = wpDate(row.published_at ?? row.created_at);
+  const modified = wpDate(row.updated_at);
+  const self = `${siteAddress}/wp-json/${WP_NAMESPACE}/posts/${row.wp_id}`;
+  return {
+    id: row.wp_id,
+    date,
+    date_gmt: date,
+    guid: { rendered: link, ...(edit ? { raw: link } : {}) },
+    modified,
+    modified_gmt: modified,
+    slug: row.slug,
+    status: WP_STATUS[row.status],
+    type: 'post',
+    link,
+    title: { rendered: escapeHtml(row.title), ...(edit ? { raw: row.title } : {}) },
+    content: { rendered: row.content, protected: false, ...(edit ? { raw: row.content_source } : {}) },
+    excerpt: { rendered: row.excerpt ? `<p>${escapeHtml(row.excerpt)}</p>\n` : '', protected: false, ...(edit ? { raw: row.excerpt ?? '' } : {}) },
+    author: row.author?.wp_id ?? 0,
+    featured_media: row.media?.wp_id ?? 0,
+    comment_status: 'closed',
+    ping_status: 'closed',
+    sticky: false,
+    template: '',
+    format: 'standard',
+    meta: {
+      _yoast_wpseo_title: row.meta_title ?? '',
+      _yoast_wpseo_metadesc: row.meta_description ?? '',
+      rank_math_title: row.meta_title ?? '',
+      rank_math_description: row.meta_description ?? '',
+    },
+    categories: row.category ? [row.category.wp_id] : [],
+    tags: (row.tags ?? []).map((tag) => tagIds.get(tag.toLowerCase())).filter((id): id is number => id !== undefined),
+    _links: {
+      self: [{ href: self }],
+      collection: [{ href: `${siteAddress}/wp-json/${WP_NAMESPACE}/posts` }],
+      ...(row.media ? { 'wp:featuredmedia': [{ embeddable: true, href: `${siteAddress}/wp-json/${WP_NAMESPACE}/media/${row.media.wp_id}` }] } : {}),
+    },
+  };
+}

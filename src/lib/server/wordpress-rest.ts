@@ -1,0 +1,129 @@
+/**
+ * What every route of the WordPress-compatible API shares (wordpress-api.ts routes, wordpress-posts.ts and
+ * wordpress-terms.ts answer): the request's context, WordPress's answer shapes (JSON with its headers, errors as
+ * `{ code, message, data: { status } }`, invalid parameters named one by one, collections with `X-WP-Total` and
+ * `X-WP-TotalPages`), and reading a body as WordPress does (JSON or form fields).
+ */
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { z } from 'zod';
+import type { Publisher } from './application-passwords.ts';
+import { FUNCTION_BODY_LIMIT_BYTES, HttpError, readText } from './http.ts';
+import type { ClientInfo } from './login-attempts.ts';
+
+/** The namespace this API serves. */
+export const WP_NAMESPACE = 'wp/v2';
+
+/** What a request needs besides itself: the service client, the site's organization and address, the client. */
+export interface WordPressContext {
+  service: SupabaseClient;
+  /** The organization this site shows; null when it shows none (a local site without one). */
+  organizationId: string | null;
+  /** The origin of the site's address (`https://www.example.com`). */
+  siteAddress: string;
+  siteName: string;
+  client: ClientInfo;
+}
+
+/** A request the router matched: the signed-in member (null for a visitor) and the route's id, when it has one. */
+export interface WordPressRequest {
+  request: Request;
+  url: URL;
+  context: WordPressContext & { organizationId: string };
+  publisher: Publisher | null;
+  id: number | null;
+}
+
+export type Handler = (call: WordPressRequest) => Promise<Response>;
+
+/** A JSON answer with the headers WordPress sends on every REST answer. */
+export function wpJson(body: unknown, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set('content-type', 'application/json; charset=UTF-8');
+  headers.set('x-robots-tag', 'noindex');
+  headers.set('x-content-type-options', 'nosniff');
+  headers.set('cache-control', 'no-store');
+  return new Response(JSON.stringify(body), { ...init, headers });
+}
+
+/** A WordPress error answer: `{ code, message, data: { status, ... } }` with that status. */
+export function wpError(status: number, code: string, message: string, headers: HeadersInit = {}, data: Record<string, unknown> = {}): Response {
+  return wpJson({ code, message, data: { status, ...data } }, { status, headers });
+}
+
+/** WordPress's 400 for parameters it refuses: each named with its problem (`{ status: 'status is not one of …' }`). */
+export function invalidParams(params: Record<string, string>): Response {
+  return wpError(400, 'rest_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, {}, { params, details: {} });
+}
+
+/** A schema's issues as invalidParams, each under its top-level field, worded `field message` as WordPress does. */
+export function invalidFromZod(error: z.ZodError): Response {
+  const params: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const field = String(issue.path[0] ?? 'body');
+    params[field] ??= `${[field, ...issue.path.slice(1).map(String)].join('.')} ${issue.message}`;
+  }
+  return invalidParams(params);
+}
+
+/** The answer to a caller who may not do this: 401 for a visitor (not signed in), 403 for a viewer (WordPress's subscriber). */
+export function forbidden(call: WordPressRequest, code: string, message: string): Response {
+  return wpError(call.publisher ? 403 : 401, code, message);
+}
+
+/** A page of a collection, with WordPress's totals (`X-WP-Total`, `X-WP-TotalPages`); a page past the end is its 400. */
+export function collection(items: unknown[], total: number, page: number, perPage: number): Response {
+  const pages = Math.ceil(total / perPage);
+  if (page > 1 && page > pages) {
+    return wpError(400, 'rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.');
+  }
+  return wpJson(items, { headers: { 'x-wp-total': String(total), 'x-wp-totalpages': String(pages) } });
+}
+
+/** The query's parameters as one object (`tags[]=1&tags[]=2` as a list), for a schema to read. */
+export function queryObject(url: URL): Record<string, unknown> {
+  return formObject(url.searchParams);
+}
+
+function formObject(params: URLSearchParams): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [rawKey, value] of params) {
+    const list = rawKey.endsWith('[]');
+    const key = list ? rawKey.slice(0, -2) : rawKey;
+    const meta = key.match(/^meta\[(.+)\]$/);
+    if (meta) out.meta = { ...(out.meta as object), [meta[1]!]: value };
+    else if (list) out[key] = [...((out[key] as string[] | undefined) ?? []), value];
+    else out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * A request's body as WordPress reads it: JSON, or form fields (`application/x-www-form-urlencoded`); the
+ * query's fields under it. Throws HttpError 400 for JSON that does not parse, 413 past the function's limit.
+ */
+export async function readBody(request: Request, url: URL): Promise<Record<string, unknown>> {
+  const type = request.headers.get('content-type') ?? '';
+  const text = await readText(request, { maxBytes: FUNCTION_BODY_LIMIT_BYTES });
+  const query = queryObject(url);
+  delete query._method;
+  if (/application\/x-www-form-urlencoded/i.test(type)) return { ...query, ...formObject(new URLSearchParams(text)) };
+  if (text.trim() === '') return query;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'Invalid JSON body passed.');
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'Invalid JSON body passed.');
+  return { ...query, ...(body as Record<string, unknown>) };
+}
+
+/** WordPress's dates: `2026-12-01T09:30:00` (no zone; the API's zone is UTC, so `date` and `date_gmt` agree). */
+export function wpDate(iso: string | null): string | null {
+  return iso ? new Date(iso).toISOString().slice(0, 19) : null;
+}
+
+/** HTML-escapes text for a `rendered` field (titles are text; WordPress renders them as HTML). */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}

@@ -1,0 +1,158 @@
+/**
+ * `wp/v2/categories` and `wp/v2/tags` of the WordPress-compatible API: listed (`search`, `slug`, paging) and
+ * read by anyone, created by editors and admins, with integer ids. Tools look a term up by name, create it when
+ * it is missing, then send its id with the post.
+ *
+ * - A category a tool creates is mapped as a delivery's category name is (category-match.ts: case, spacing,
+ *   punctuation and a small typo set aside): a name that means an existing category answers WordPress's
+ *   `term_exists` with that category's id, which tools then use. A really new one is created waiting for an
+ *   editor's review, like a delivery's new category: visitors do not see it until an editor approves it.
+ *   Visitors' lists leave categories under review out.
+ * - Tags are case-insensitive per organization (the tag registry, blog_tags): an existing name answers
+ *   `term_exists` with its id.
+ */
+import { categoryPath, tagPath, tagSlug } from '../blog-urls.ts';
+import { matchCategory } from '../category-match.ts';
+import { slugify } from '../slug.ts';
+import { WpPagingSchema, WpTermInputSchema } from '../../schemas/wordpress.ts';
+import { HttpError } from './http.ts';
+import {
+  collection,
+  forbidden,
+  type Handler,
+  invalidFromZod,
+  queryObject,
+  readBody,
+  type WordPressRequest,
+  wpError,
+  wpJson,
+  WP_NAMESPACE,
+} from './wordpress-rest.ts';
+
+type Taxonomy = 'category' | 'post_tag';
+type Term = { wp_id: number; name: string; slug: string; count: number; needsReview: boolean };
+
+const mayWrite = (call: WordPressRequest) => call.publisher !== null && call.publisher.role !== 'viewer';
+
+/** Every term of the organization, with its post count (published posts, as WordPress counts). */
+async function terms(call: WordPressRequest, taxonomy: Taxonomy): Promise<Term[]> {
+  const { service, organizationId } = call.context;
+  const posts = await service.from('blog_posts').select('category_id, tags').eq('organization_id', organizationId).eq('status', 'published');
+  if (posts.error) throw new Error(`counting posts failed: ${posts.error.message}`);
+  const published = posts.data as { category_id: string | null; tags: string[] | null }[];
+  if (taxonomy === 'category') {
+    const { data, error } = await service.from('blog_categories').select('id, wp_id, name, slug, needs_review').eq('organization_id', organizationId).order('name');
+    if (error) throw new Error(`reading categories failed: ${error.message}`);
+    return (data as { id: string; wp_id: number; name: string; slug: string; needs_review: boolean }[]).map((row) => ({
+      wp_id: row.wp_id,
+      name: row.name,
+      slug: row.slug,
+      count: published.filter((post) => post.category_id === row.id).length,
+      needsReview: row.needs_review,
+    }));
+  }
+  const { data, error } = await service.from('blog_tags').select('wp_id, name').eq('organization_id', organizationId).order('name');
+  if (error) throw new Error(`reading tags failed: ${error.message}`);
+  return (data as { wp_id: number; name: string }[]).map((row) => ({
+    wp_id: row.wp_id,
+    name: row.name,
+    slug: tagSlug(row.name),
+    count: published.filter((post) => post.tags?.some((tag) => tag.toLowerCase() === row.name.toLowerCase())).length,
+    needsReview: false,
+  }));
+}
+
+/** The terms a caller may see: visitors (and viewers) not the categories waiting for review. */
+async function visibleTerms(call: WordPressRequest, taxonomy: Taxonomy): Promise<Term[]> {
+  const all = await terms(call, taxonomy);
+  return mayWrite(call) ? all : all.filter((term) => !term.needsReview);
+}
+
+function wpTerm(call: WordPressRequest, taxonomy: Taxonomy, term: Term) {
+  const base = taxonomy === 'category' ? 'categories' : 'tags';
+  const path = taxonomy === 'category' ? categoryPath(term.slug) : tagPath(term.name);
+  return {
+    id: term.wp_id,
+    count: term.count,
+    description: '',
+    link: `${call.context.siteAddress}${path}`,
+    name: term.name,
+    slug: term.slug,
+    taxonomy,
+    ...(taxonomy === 'category' ? { parent: 0 } : {}),
+    meta: [],
+    _links: {
+      self: [{ href: `${call.context.siteAddress}/wp-json/${WP_NAMESPACE}/${base}/${term.wp_id}` }],
+      collection: [{ href: `${call.context.siteAddress}/wp-json/${WP_NAMESPACE}/${base}` }],
+    },
+  };
+}
+
+/** The routes of one taxonomy: the collection (list, create) and one term (read). */
+function taxonomyRoutes(taxonomy: Taxonomy): { collection: Record<string, Handler>; byId: Record<string, Handler> } {
+  const invalidId = () => wpError(404, 'rest_term_invalid', 'Term does not exist.');
+
+  async function list(call: WordPressRequest): Promise<Response> {
+    const paging = WpPagingSchema.safeParse(queryObject(call.url));
+    if (!paging.success) return invalidFromZod(paging.error);
+    const { page, per_page: perPage, search, slug } = paging.data;
+    const slugs = slug?.split(',').map((each) => each.trim().toLowerCase());
+    const needle = search?.toLowerCase();
+    const matching = (await visibleTerms(call, taxonomy)).filter(
+      (term) => (!slugs || slugs.includes(term.slug)) && (!needle || term.name.toLowerCase().includes(needle) || term.slug.includes(needle)),
+    );
+    const items = matching.slice((page - 1) * perPage, page * perPage).map((term) => wpTerm(call, taxonomy, term));
+    return collection(items, matching.length, page, perPage);
+  }
+
+  async function read(call: WordPressRequest): Promise<Response> {
+    const term = (await visibleTerms(call, taxonomy)).find((each) => each.wp_id === call.id);
+    return term ? wpJson(wpTerm(call, taxonomy, term)) : invalidId();
+  }
+
+  async function create(call: WordPressRequest): Promise<Response> {
+    if (!mayWrite(call)) return forbidden(call, 'rest_cannot_create', 'Sorry, you are not allowed to create terms in this taxonomy.');
+    let body: Record<string, unknown>;
+    try {
+      body = await readBody(call.request, call.url);
+    } catch (error) {
+      if (error instanceof HttpError) return wpError(error.status === 413 ? 413 : 400, error.status === 413 ? 'rest_request_too_large' : 'rest_invalid_json', error.message);
+      throw error;
+    }
+    const parsed = WpTermInputSchema.safeParse(body);
+    if (!parsed.success) return invalidFromZod(parsed.error);
+    const { name } = parsed.data;
+    const existing = await terms(call, taxonomy);
+    const same =
+      taxonomy === 'category'
+        ? (matchCategory(name, existing.map((term) => ({ ...term, id: String(term.wp_id) })))?.category ?? null)
+        : (existing.find((term) => term.name.toLowerCase() === name.toLowerCase()) ?? null);
+    if (same) {
+      return wpError(400, 'term_exists', 'A term with the name provided already exists in this taxonomy.', {}, { term_id: same.wp_id });
+    }
+    const { service, organizationId } = call.context;
+    const inserted =
+      taxonomy === 'category'
+        ? await service
+            .from('blog_categories')
+            .insert({ organization_id: organizationId, name, slug: slugify(parsed.data.slug || name) || `category-${Date.now()}`, needs_review: true })
+            .select('wp_id, name, slug')
+            .single()
+        : await service.from('blog_tags').insert({ organization_id: organizationId, name }).select('wp_id, name').single();
+    if (inserted.error?.code === '23505') {
+      // Made meanwhile (another request of the same run), or a slug taken: the existing term's id.
+      const raced = (await terms(call, taxonomy)).find((term) => term.name.toLowerCase() === name.toLowerCase() || term.slug === slugify(parsed.data.slug || name));
+      if (raced) return wpError(400, 'term_exists', 'A term with the name provided already exists in this taxonomy.', {}, { term_id: raced.wp_id });
+    }
+    if (inserted.error) throw new Error(`creating the ${taxonomy} failed: ${inserted.error.message}`);
+    const row = inserted.data as { wp_id: number; name: string; slug?: string };
+    const term: Term = { wp_id: row.wp_id, name: row.name, slug: row.slug ?? tagSlug(row.name), count: 0, needsReview: taxonomy === 'category' };
+    const answer = wpTerm(call, taxonomy, term);
+    return wpJson(answer, { status: 201, headers: { location: answer._links.self[0]!.href } });
+  }
+
+  return { collection: { GET: list, POST: create }, byId: { GET: read } };
+}
+
+export const categoryRoutes = taxonomyRoutes('category');
+export const tagRoutes = taxonomyRoutes('post_tag');

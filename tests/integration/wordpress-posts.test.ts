@@ -1,0 +1,248 @@
+/**
+ * Publishing through the WordPress REST API (netlify/functions/wordpress-api.mts served over real HTTP, the real
+ * database): with a WordPress client library written by others (`wpapi`) in the order AI writing tools call it
+ * (users/me, terms looked up and created, the post with its terms and SEO fields, an update, a scheduled post),
+ * and with raw requests as a tool and as an attacker:
+ * - a post arrives the way a webhook delivery does: the member is its author and the audit log's actor, the
+ *   entry names the application password, the delivery log records it, a rebuild is requested;
+ * - the organization's choice for arrivals decides a publish (draft, queue: answered `future` with the slot);
+ * - bad input (no title, malformed JSON, unknown category or media id, `future` in the past, a status WordPress
+ *   has and this site does not) answers WordPress's 400 naming the field, with nothing written;
+ * - a viewer's password, no password, another organization's post: refused, nothing written;
+ * - delete needs force, and is logged as the member's.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WPAPI from 'wpapi';
+import wordpressApi from '../../netlify/functions/wordpress-api.mts';
+import { createMember, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
+import { serveFunction } from './support/function-server.ts';
+
+const service = serviceClient();
+const DEV_PASSWORD = 'abcd EFGH 1234 ijkl MNOP 6789';
+const EDITOR = seed.users.editor;
+const run = crypto.randomUUID().slice(0, 8);
+let server: Awaited<ReturnType<typeof serveFunction>>;
+const cleanup: (() => Promise<unknown>)[] = [];
+
+beforeAll(async () => {
+  server = await serveFunction(wordpressApi);
+});
+
+afterAll(async () => {
+  for (const step of cleanup.reverse()) await step();
+  await service.from('blog_posts').delete().eq('organization_id', seed.scalePro).like('title', `%${run}%`);
+  await server.close();
+});
+
+/** A raw call to the API over HTTP, with the editor's Development password unless `auth` says otherwise. */
+async function call(path: string, { method = 'GET', body, auth = [EDITOR.email, DEV_PASSWORD], type = 'application/json' }: { method?: string; body?: unknown; auth?: [string, string] | null; type?: string } = {}) {
+  const headers: Record<string, string> = {};
+  if (auth) headers.authorization = `Basic ${Buffer.from(`${auth[0]}:${auth[1]}`).toString('base64')}`;
+  if (body !== undefined) headers['content-type'] = type;
+  const response = await fetch(`${server.origin}/wp-json${path}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  return { status: response.status, headers: response.headers, json: await response.json() };
+}
+
+const postsTitled = async (title: string) =>
+  (await service.from('blog_posts').select('id, wp_id, status, slug, author_id, meta_title, meta_description, tags, category_id, published_at, queued').eq('organization_id', seed.scalePro).eq('title', title)).data ?? [];
+
+async function setPublishMode(mode: 'publish' | 'draft' | 'queue') {
+  const { data } = await service.from('organizations').select('settings').eq('id', seed.scalePro).single();
+  const settings = (data as { settings: Record<string, unknown> }).settings;
+  await service.from('organizations').update({ settings: { ...settings, webhook: { ...(settings.webhook as object), publish_mode: mode } } }).eq('id', seed.scalePro);
+  return async () => {
+    await service.from('organizations').update({ settings }).eq('id', seed.scalePro);
+  };
+}
+
+describe('a WordPress client library (wpapi) publishes as AI writing tools do', () => {
+  it('signs in, finds or makes its terms, publishes with SEO fields, updates the same post, schedules another', async () => {
+    const wp = new WPAPI({ endpoint: `${server.origin}/wp-json`, username: EDITOR.email, password: DEV_PASSWORD });
+
+    const me = await wp.users().me().param('context', 'edit');
+    expect(me.roles).toEqual(['editor']);
+    expect(me.capabilities.publish_posts).toBe(true);
+
+    // A category the site has, spelled differently: WordPress's term_exists with its id, which the tool then uses.
+    const seo = (await wp.categories().search('seo')) as { id: number; name: string }[];
+    expect(seo.length).toBeGreaterThan(0);
+    const mapped = await wp.categories().create({ name: seo[0]!.name.toUpperCase() }).catch((error: { code: string; data: { term_id: number } }) => error);
+    expect(mapped).toMatchObject({ code: 'term_exists', data: { status: 400, term_id: seo[0]!.id } });
+    const tag = await wp.tags().create({ name: `wpapi tag ${run}` });
+    expect(typeof tag.id).toBe('number');
+    const again = await wp.tags().create({ name: `WPAPI TAG ${run}` }).catch((error: { code: string; data: { term_id: number } }) => error);
+    expect(again).toMatchObject({ code: 'term_exists', data: { term_id: tag.id } });
+
+    const title = `Client library article ${run}`;
+    const created = await wp.posts().create({
+      title,
+      content: '<h2>Why</h2><p>Local search grows when the pages answer questions.</p><script>alert(1)</script>',
+      excerpt: 'Pages that answer questions.',
+      status: 'publish',
+      categories: [seo[0]!.id],
+      tags: [tag.id],
+      meta: { _yoast_wpseo_title: 'SEO title from Yoast', _yoast_wpseo_metadesc: 'A description for search results.' },
+    });
+    expect(typeof created.id).toBe('number');
+    expect(created).toMatchObject({ status: 'publish', categories: [seo[0]!.id], tags: [tag.id], type: 'post' });
+    expect(created.link).toBe(`http://localhost:8888/blog/${created.slug}`);
+    expect(created.content.rendered).not.toContain('<script');
+
+    const [stored] = await postsTitled(title);
+    expect(stored).toMatchObject({ wp_id: created.id, status: 'published', author_id: EDITOR.id, meta_title: 'SEO title from Yoast', meta_description: 'A description for search results.' });
+    // The same steps as a delivery: the audit entry is the member's and names the password, the delivery log has it, a rebuild waits.
+    const audit = (await service.from('user_activity_logs').select('user_id, details').eq('resource_id', stored!.id).eq('action', 'post_created')).data!;
+    expect(audit).toEqual([expect.objectContaining({ user_id: EDITOR.id, details: expect.objectContaining({ via: 'webhook', application_password: 'Development' }) })]);
+    const delivery = (await service.from('webhook_deliveries').select('status_code, webhook_name').eq('post_id', stored!.id)).data!;
+    expect(delivery).toEqual([{ status_code: 201, webhook_name: 'Development' }]);
+    const revision = (await service.from('blog_post_revisions').select('editor_id, source').eq('post_id', stored!.id)).data!;
+    expect(revision).toEqual([{ editor_id: EDITOR.id, source: 'webhook' }]);
+    const rebuild = (await service.from('site_rebuild_requests').select('id').eq('organization_id', seed.scalePro).eq('status', 'pending')).data!;
+    expect(rebuild.length).toBeGreaterThan(0);
+
+    // An update by id changes what it sends and keeps the rest; it never makes a second post.
+    const updated = await wp.posts().id(created.id).update({ title: `${title} (updated)` });
+    expect(updated).toMatchObject({ id: created.id, slug: created.slug, tags: [tag.id], categories: [seo[0]!.id] });
+    expect(await postsTitled(title)).toEqual([]);
+    expect(await postsTitled(`${title} (updated)`)).toHaveLength(1);
+
+    const read = await wp.posts().id(created.id).param('context', 'edit');
+    expect(read.title.raw).toBe(`${title} (updated)`);
+    expect(read.meta._yoast_wpseo_title).toBe('SEO title from Yoast');
+
+    const at = new Date(Date.now() + 3 * 86_400_000);
+    at.setUTCMilliseconds(0);
+    const scheduled = await wp.posts().create({ title: `Scheduled article ${run}`, content: '<p>Later.</p>', status: 'future', date_gmt: at.toISOString().slice(0, 19) });
+    expect(scheduled).toMatchObject({ status: 'future', date_gmt: at.toISOString().slice(0, 19) });
+    const [later] = await postsTitled(`Scheduled article ${run}`);
+    expect(later).toMatchObject({ status: 'scheduled', queued: false });
+    expect(new Date(later!.published_at!).toISOString()).toBe(at.toISOString());
+  });
+});
+
+describe('raw requests', () => {
+  it('lists with WordPress totals, finds by slug and search, keeps drafts from visitors', async () => {
+    const title = `Listed draft ${run}`;
+    const made = await call('/wp/v2/posts', { method: 'POST', body: { title, content: '<p>Draft body.</p>' } });
+    expect(made.status).toBe(201);
+    expect(made.json.status).toBe('draft');
+    expect(made.headers.get('location')).toBe(`http://localhost:8888/wp-json/wp/v2/posts/${made.json.id}`);
+
+    const page = await call('/wp/v2/posts?per_page=2', { auth: null });
+    expect(page.status).toBe(200);
+    expect(Number(page.headers.get('x-wp-total'))).toBeGreaterThan(2);
+    expect(Number(page.headers.get('x-wp-totalpages'))).toBe(Math.ceil(Number(page.headers.get('x-wp-total')) / 2));
+    expect(page.json).toHaveLength(2);
+    expect(page.json.every((post: { status: string }) => post.status === 'publish')).toBe(true);
+
+    expect((await call(`/wp/v2/posts?status=draft&search=${encodeURIComponent(title)}`)).json.map((post: { id: number }) => post.id)).toEqual([made.json.id]);
+    expect((await call(`/wp/v2/posts?slug=${made.json.slug}&status=any`)).json.map((post: { id: number }) => post.id)).toEqual([made.json.id]);
+    expect((await call('/wp/v2/posts?status=draft', { auth: null })).status).toBe(401);
+    expect((await call(`/wp/v2/posts/${made.json.id}`, { auth: null })).status).toBe(404);
+    expect((await call('/wp/v2/posts?per_page=101')).json.code).toBe('rest_invalid_param');
+    expect((await call('/wp/v2/posts?page=9999')).json.code).toBe('rest_post_invalid_page_number');
+  });
+
+  it('takes form fields and the rest_route form, and makes a second post with a free slug rather than overwrite', async () => {
+    const title = `Form article ${run}`;
+    const form = new URLSearchParams({ title, content: '<p>Sent as form fields, a first time.</p>', status: 'draft' });
+    const first = await call('/wp/v2/posts', { method: 'POST', body: form.toString(), type: 'application/x-www-form-urlencoded' });
+    expect(first.status).toBe(201);
+    const response = await fetch(`${server.origin}/wp-json/?rest_route=/wp/v2/posts`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${EDITOR.email}:${DEV_PASSWORD}`).toString('base64')}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title, slug: first.json.slug, content: '<p>A different article under the same address, a second time around.</p>' }),
+    });
+    const second = await response.json();
+    expect(response.status).toBe(201);
+    expect(second.slug).toBe(`${first.json.slug}-2`);
+    expect(await postsTitled(title)).toHaveLength(2);
+  });
+
+  it("follows the organization's choice for a publish: a draft for review, or the queue's next slot answered as future", async () => {
+    const restore = await setPublishMode('draft');
+    cleanup.push(restore);
+    const drafted = await call('/wp/v2/posts', { method: 'POST', body: { title: `Draft mode ${run}`, content: '<p>Held for review.</p>', status: 'publish' } });
+    expect(drafted.json.status).toBe('draft');
+    // Publishing the draft it made does not skip the review either.
+    expect((await call(`/wp/v2/posts/${drafted.json.id}`, { method: 'PATCH', body: { status: 'publish' } })).json.status).toBe('draft');
+
+    await setPublishMode('queue');
+    const queued = await call('/wp/v2/posts', { method: 'POST', body: { title: `Queue mode ${run}`, content: '<p>Waits for its slot.</p>', status: 'publish' } });
+    expect(queued.json.status).toBe('future');
+    const [row] = await postsTitled(`Queue mode ${run}`);
+    expect(row).toMatchObject({ status: 'scheduled', queued: true });
+    expect(queued.json.date_gmt).toBe(new Date(row!.published_at!).toISOString().slice(0, 19));
+    await restore();
+  });
+
+  it("refuses bad input with WordPress's 400 naming the field, and writes nothing", async () => {
+    const title = `Refused ${run}`;
+    const cases: [unknown, string, string][] = [
+      [{ content: '<p>No title.</p>' }, 'rest_invalid_param', 'title'],
+      [{ title, content: '<p>x</p>', categories: [987654] }, 'rest_invalid_param', 'categories'],
+      [{ title, content: '<p>x</p>', tags: [987654] }, 'rest_invalid_param', 'tags'],
+      [{ title, content: '<p>x</p>', status: 'future', date_gmt: '2020-01-01T10:00:00' }, 'rest_invalid_param', 'date_gmt'],
+      [{ title, content: '<p>x</p>', status: 'private' }, 'rest_invalid_param', 'status'],
+      [{ title, content: '<p>x</p>', date: 'next tuesday' }, 'rest_invalid_param', 'date'],
+      [{ title, content: '<script>alert(1)</script>' }, 'rest_invalid_param', 'content'],
+    ];
+    for (const [body, code, field] of cases) {
+      const answer = await call('/wp/v2/posts', { method: 'POST', body });
+      expect(answer.status, field).toBe(400);
+      expect(answer.json.code, field).toBe(code);
+      expect(Object.keys(answer.json.data.params), field).toContain(field);
+    }
+    const media = await call('/wp/v2/posts', { method: 'POST', body: { title, content: '<p>x</p>', featured_media: 987654 } });
+    expect(media.json).toMatchObject({ code: 'rest_invalid_featured_media', data: { status: 400 } });
+    const malformed = await call('/wp/v2/posts', { method: 'POST', body: '{"title": "broken' });
+    expect(malformed.json).toMatchObject({ code: 'rest_invalid_json', data: { status: 400 } });
+    expect(await postsTitled(title)).toEqual([]);
+  });
+
+  it('refuses a viewer, a visitor and another organization\'s post, writing nothing', async () => {
+    const viewer = await createMember('viewer');
+    cleanup.push(viewer.remove);
+    // A viewer cannot even make a password; one made while they were an editor stops publishing once demoted.
+    const editor = await createMember('editor');
+    cleanup.push(editor.remove);
+    const made = await (await signedInClient(editor.email)).rpc('create_application_password', { p_organization_id: seed.scalePro, p_name: 'Tool' });
+    const password = (made.data as { password: string }).password;
+    await service.from('organization_memberships').update({ role: 'viewer' }).eq('user_id', editor.id).eq('organization_id', seed.scalePro);
+    const title = `Not allowed ${run}`;
+    const demoted = await call('/wp/v2/posts', { method: 'POST', body: { title, content: '<p>x</p>' }, auth: [editor.email, password] });
+    expect(demoted.status).toBe(403);
+    expect(demoted.json.code).toBe('rest_cannot_create');
+    const visitor = await call('/wp/v2/posts', { method: 'POST', body: { title, content: '<p>x</p>' }, auth: null });
+    expect(visitor.status).toBe(401);
+    expect((await call('/wp/v2/tags', { method: 'POST', body: { name: title }, auth: null })).status).toBe(401);
+    expect(await postsTitled(title)).toEqual([]);
+
+    const { data: other } = await service.from('blog_posts').select('wp_id, title').eq('organization_id', seed.evergreen).limit(1).single();
+    const foreign = other as { wp_id: number; title: string };
+    expect((await call(`/wp/v2/posts/${foreign.wp_id}`, { method: 'POST', body: { title: 'Taken over' } })).status).toBe(404);
+    expect((await call(`/wp/v2/posts/${foreign.wp_id}?force=true`, { method: 'DELETE' })).status).toBe(404);
+    const { data: after } = await service.from('blog_posts').select('title').eq('wp_id', foreign.wp_id).single();
+    expect(after).toEqual({ title: foreign.title });
+  });
+
+  it('deletes only with force, logged as the member with the password named', async () => {
+    const title = `Deleted ${run}`;
+    const made = await call('/wp/v2/posts', { method: 'POST', body: { title, content: '<p>Soon gone.</p>' } });
+    const trash = await call(`/wp/v2/posts/${made.json.id}`, { method: 'DELETE' });
+    expect(trash).toMatchObject({ status: 501, json: { code: 'rest_trash_not_supported' } });
+    const [row] = await postsTitled(title);
+    const deleted = await call(`/wp/v2/posts/${made.json.id}?force=true`, { method: 'DELETE' });
+    expect(deleted.json).toMatchObject({ deleted: true, previous: { id: made.json.id } });
+    expect(await postsTitled(title)).toEqual([]);
+    const audit = (await service.from('user_activity_logs').select('user_id, details').eq('resource_id', row!.id).eq('action', 'post_deleted')).data!;
+    expect(audit).toEqual([expect.objectContaining({ user_id: EDITOR.id, details: expect.objectContaining({ application_password: 'Development' }) })]);
+  });
+
+  it('answers types and statuses as tools read them on connect', async () => {
+    expect((await call('/wp/v2/types', { auth: null })).json.post).toMatchObject({ slug: 'post', rest_base: 'posts', taxonomies: ['category', 'post_tag'] });
+    expect(Object.keys((await call('/wp/v2/statuses', { auth: null })).json)).toEqual(['publish', 'future', 'draft', 'pending']);
+    const index = await call('/', { auth: null });
+    expect(Object.keys(index.json.routes)).toEqual(expect.arrayContaining(['/wp/v2/posts', '/wp/v2/posts/(?P<id>[\\d]+)', '/wp/v2/categories', '/wp/v2/tags']));
+  });
+});
