@@ -55,6 +55,10 @@ export const WebhookPayloadSchema = z
     category: optional(z.string().trim().min(1).max(80)),
     /** Tags, as a list or a comma-separated string. */
     tags: optional(TagsSchema),
+    /** SEO title for the page's <title>, search results and shares; the post keeps its own when none is sent. */
+    meta_title: optional(z.string().trim().max(200)),
+    /** SEO description for the meta description and shares; the post keeps its own when none is sent. */
+    meta_description: optional(z.string().trim().max(500)),
     /** Wanted URL slug; normalized, and derived from the title when absent. Same slug = same post. */
     slug: optional(z.string().trim().max(200)),
     /**

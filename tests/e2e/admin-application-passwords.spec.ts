@@ -1,7 +1,8 @@
 /**
  * Application passwords end to end, on the served site: an editor makes one under Profile, sees it once, a
- * publishing tool uses it (HTTP Basic auth against /wp-json/, and the /?rest_route= form netlify.toml rewrites),
- * the list then shows its last use, and once revoked the tool is refused. The site's pages announce the API.
+ * publishing tool uses it (HTTP Basic auth against /wp-json/, and the /?rest_route= form netlify.toml rewrites)
+ * and saves a draft the editor finds in the post list as theirs, the list then shows the password's last use,
+ * and once revoked the tool is refused. The site's pages announce the API.
  */
 import { expect, test } from './fixtures';
 import { signInAt } from './support/sign-in';
@@ -39,8 +40,18 @@ test('an editor makes an application password, a tool publishes with it, and onc
   const home = await request.get('/');
   expect(home.headers().link).toContain('/wp-json/>; rel="https://api.w.org/"');
 
+  // The tool saves a draft; the editor finds it in the back office's post list, as theirs. The tool then deletes it.
+  const title = `Draft from a tool ${crypto.randomUUID().slice(0, 8)}`;
+  const draft = await request.post('/wp-json/wp/v2/posts', { headers: auth, data: { title, content: '<p>Written elsewhere.</p>', status: 'draft' } });
+  expect(draft.status()).toBe(201);
+  const { id } = await draft.json();
+  await page.goto('/admin/blog');
+  await expect(page.getByTestId('post-card').filter({ hasText: title })).toContainText('By E2E editor');
+  const deleted = await request.delete(`/wp-json/wp/v2/posts/${id}?force=true`, { headers: auth });
+  expect((await deleted.json()).deleted).toBe(true);
+  await page.goto('/admin/profile');
+
   // Reopened, the password is not shown again; the list says when and from where it was used.
-  await page.reload();
   await expect(card.getByTestId('new-application-password')).toHaveCount(0);
   const row = card.getByRole('row', { name: /ZimmWriter/ });
   await expect(row).not.toContainText('Never');
@@ -54,6 +65,8 @@ test('an editor makes an application password, a tool publishes with it, and onc
   const refused = await request.get('/wp-json/wp/v2/users/me', { headers: auth });
   expect(refused.status()).toBe(401);
   expect((await refused.json()).code).toBe('incorrect_password');
+  const refusedPost = await request.post('/wp-json/wp/v2/posts', { headers: auth, data: { title, content: '<p>Again.</p>' } });
+  expect(refusedPost.status()).toBe(401);
 
   // The card links to the guide for connecting a tool.
   await expect(card.getByRole('link', { name: 'How to connect a tool, and what it can do here' })).toHaveAttribute('href', '/docs/wordpress-publishing-tools');

@@ -62,6 +62,7 @@ test('ZimmWriter: the test form publishes nothing and says what a delivery would
   await expect(page.getByRole('list', { name: 'Webhook deliveries' }).getByRole('listitem').first()).toContainText(new RegExp(`${title} delivered\\s*from “Agency blog”`));
   await expect(page.getByRole('textbox', { name: 'Webhook URL' })).toHaveValue(/\/api\/webhooks\/zimmwriter\/•+$/);
   await expect(page.getByRole('link', { name: /View Documentation/ })).toHaveAttribute('target', '_blank');
+  await expect(page.getByRole('link', { name: /Connect a WordPress publishing tool/ })).toHaveAttribute('href', '/docs/wordpress-publishing-tools');
 
   await page.getByLabel('Title').fill(title);
   await page.getByRole('button', { name: 'Send Test Webhook' }).click();

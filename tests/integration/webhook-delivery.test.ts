@@ -152,6 +152,21 @@ describe('a delivery with a valid token', () => {
   });
 });
 
+describe('the SEO title and description', () => {
+  it('are stored when a delivery sends them, and kept when a later delivery of the same slug sends none', async () => {
+    const slug = testSlug('seo');
+    const first = await deliver(SCALE_PRO.token, zimmwriterPayload(slug, { meta_title: 'Local SEO in Atlanta: the checklist', meta_description: 'Ten steps to the map pack.' }));
+    expect(first.status).toBe(201);
+    const seo = async () => must(await db.from('blog_posts').select('meta_title, meta_description').eq('organization_id', SCALE_PRO.id).eq('slug', slug).single(), 'post');
+    expect(await seo()).toEqual({ meta_title: 'Local SEO in Atlanta: the checklist', meta_description: 'Ten steps to the map pack.' });
+    expect((await deliver(SCALE_PRO.token, zimmwriterPayload(slug, { title: 'Revised', meta_title: false }))).status).toBe(200);
+    expect(await seo()).toEqual({ meta_title: 'Local SEO in Atlanta: the checklist', meta_description: 'Ten steps to the map pack.' });
+    const tooLong = await deliver(SCALE_PRO.token, zimmwriterPayload(slug, { meta_title: 'x'.repeat(201) }));
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.text).toContain('meta_title');
+  });
+});
+
 describe('the webhook name its user chose', () => {
   it.each(['Agency blog', 'ZimmWriter → Scale Pro (bulk run #3)', 'x'.repeat(100)])(
     'accepts a delivery from a webhook named %j and records the name in the delivery log', async (name) => {

@@ -13,7 +13,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import wordpressApi from '../../netlify/functions/wordpress-api.mts';
-import { anonClient, createMember, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
+import { anonClient, createMember, directTokenClient, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
 
 const service = serviceClient();
 const DEV_PASSWORD = 'abcd EFGH 1234 ijkl MNOP 6789';
@@ -208,6 +208,11 @@ describe('making, listing and revoking application passwords', () => {
     expect(outsider.error?.message).toMatch(/Only editors and admins of this organization/);
     const { error: anonError } = await anonClient().rpc('create_application_password', { p_organization_id: seed.scalePro, p_name: 'Anon' });
     expect(anonError).not.toBeNull();
+    // An editor's token taken straight from /auth/v1/token (around the sign-in function's lockout) is no session the server vouched for.
+    const untrusted = await directTokenClient(editor.email);
+    const { error: untrustedError } = await untrusted.rpc('create_application_password', { p_organization_id: seed.scalePro, p_name: 'Around the lockout' });
+    expect(untrustedError).not.toBeNull();
+    expect(await passwordRows(editor.id)).toEqual(before);
     expect(await passwordRows(viewer.id)).toEqual([]);
     expect(await passwordRows(seed.users.otherAdmin.id)).toEqual([]);
   });

@@ -9,8 +9,15 @@
  * - bad input (no title, malformed JSON, unknown category or media id, `future` in the past, a status WordPress
  *   has and this site does not) answers WordPress's 400 naming the field, with nothing written;
  * - a viewer's password, no password, another organization's post: refused, nothing written;
- * - delete needs force, and is logged as the member's.
+ * - delete needs force, and is logged as the member's;
+ * - media: uploaded as raw bytes with Content-Disposition and as multipart (through wpapi), then named as the
+ *   post's featured_media; a file that is not an image, or is too large, or has no name, is refused with
+ *   nothing stored.
  */
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WPAPI from 'wpapi';
 import wordpressApi from '../../netlify/functions/wordpress-api.mts';
@@ -31,6 +38,9 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const step of cleanup.reverse()) await step();
   await service.from('blog_posts').delete().eq('organization_id', seed.scalePro).like('title', `%${run}%`);
+  const { data: files } = await service.from('media').select('storage_path').eq('organization_id', seed.scalePro).like('file_name', `%${run}%`);
+  if (files?.length) await service.storage.from('media').remove(files.map((file) => file.storage_path));
+  await service.from('media').delete().eq('organization_id', seed.scalePro).like('file_name', `%${run}%`);
   await server.close();
 });
 
@@ -244,5 +254,72 @@ describe('raw requests', () => {
     expect(Object.keys((await call('/wp/v2/statuses', { auth: null })).json)).toEqual(['publish', 'future', 'draft', 'pending']);
     const index = await call('/', { auth: null });
     expect(Object.keys(index.json.routes)).toEqual(expect.arrayContaining(['/wp/v2/posts', '/wp/v2/posts/(?P<id>[\\d]+)', '/wp/v2/categories', '/wp/v2/tags']));
+  });
+});
+
+describe('media', () => {
+  /** A small PNG of its own colour: each test's bytes are new to the library. */
+  const png = (shade: number) => sharp({ create: { width: 48, height: 30, channels: 3, background: { r: shade, g: 90, b: 200 } } }).png().toBuffer();
+  const mediaNamed = async (name: string) => (await service.from('media').select('id, wp_id, file_name, mime_type, width, created_by, alt_text').eq('organization_id', seed.scalePro).eq('file_name', name)).data ?? [];
+
+  it('takes raw bytes with Content-Disposition and a multipart upload, then the post names the file as its featured image', async () => {
+    const rawName = `cover-${run}.png`;
+    const response = await fetch(`${server.origin}/wp-json/wp/v2/media`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${EDITOR.email}:${DEV_PASSWORD}`).toString('base64')}`,
+        'content-type': 'image/png',
+        'content-disposition': `attachment; filename="${rawName}"`,
+      },
+      body: await png(10),
+    });
+    const raw = await response.json();
+    expect(response.status).toBe(201);
+    expect(raw).toMatchObject({ type: 'attachment', media_type: 'image', mime_type: 'image/png', media_details: { width: 48, height: 30 } });
+    expect(raw.source_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/storage\/v1\/object\/public\/media\//);
+    expect((await fetch(raw.source_url)).status).toBe(200);
+    expect(await mediaNamed(rawName)).toEqual([expect.objectContaining({ wp_id: raw.id, created_by: EDITOR.id })]);
+
+    const wp = new WPAPI({ endpoint: `${server.origin}/wp-json`, username: EDITOR.email, password: DEV_PASSWORD });
+    const formName = `multipart-${run}.png`;
+    // As a tool on a server does: the file from disk.
+    const path = join(tmpdir(), formName);
+    writeFileSync(path, await png(20));
+    const uploaded = await wp.media().file(path, formName).create({ alt_text: 'A blue square' });
+    rmSync(path);
+    expect(uploaded.alt_text).toBe('A blue square');
+    expect((await mediaNamed(formName))[0]).toMatchObject({ wp_id: uploaded.id, alt_text: 'A blue square' });
+    expect((await call(`/wp/v2/media/${uploaded.id}`, { auth: null })).json.id).toBe(uploaded.id);
+
+    const title = `With a featured image ${run}`;
+    const post = await wp.posts().create({ title, content: '<p>Pictured.</p>', status: 'draft', featured_media: uploaded.id });
+    expect(post.featured_media).toBe(uploaded.id);
+    const [stored] = (await service.from('blog_posts').select('featured_media_id').eq('organization_id', seed.scalePro).eq('title', title)).data!;
+    expect(stored!.featured_media_id).toBe((await mediaNamed(formName))[0]!.id);
+  });
+
+  it('refuses what is not an image, a file too large, a body without a name, and a viewer, storing nothing', async () => {
+    const upload = (body: Buffer<ArrayBuffer> | string, headers: Record<string, string>, auth: [string, string] = [EDITOR.email, DEV_PASSWORD]) =>
+      fetch(`${server.origin}/wp-json/wp/v2/media`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(auth.join(':')).toString('base64')}`, ...headers }, body: new Blob([body]) })
+        .then(async (response) => ({ status: response.status, json: await response.json() }));
+    const text = await upload('not an image at all', { 'content-type': 'image/png', 'content-disposition': `attachment; filename="notes-${run}.png"` });
+    expect(text).toMatchObject({ status: 400, json: { code: 'rest_upload_invalid_file' } });
+    expect(text.json.message).toContain(`notes-${run}.png is not an image`);
+    const big = await upload(Buffer.alloc(5_500_000), { 'content-type': 'image/png', 'content-disposition': `attachment; filename="big-${run}.png"` });
+    expect(big.status).toBe(400);
+    expect(big.json.message).toContain('larger than 5 MB');
+    const huge = await upload(Buffer.alloc(6_100_000), { 'content-type': 'image/png', 'content-disposition': `attachment; filename="huge-${run}.png"` });
+    expect(huge).toMatchObject({ status: 413, json: { code: 'rest_upload_too_large' } });
+    const nameless = await upload(await png(30), { 'content-type': 'image/png' });
+    expect(nameless).toMatchObject({ status: 400, json: { code: 'rest_upload_no_content_disposition' } });
+    // A member demoted to viewer keeps the password they made as an editor, and may no longer upload.
+    const member = await createMember('editor');
+    cleanup.push(member.remove);
+    const made = await (await signedInClient(member.email)).rpc('create_application_password', { p_organization_id: seed.scalePro, p_name: 'Uploader' });
+    await service.from('organization_memberships').update({ role: 'viewer' }).eq('user_id', member.id).eq('organization_id', seed.scalePro);
+    const asViewer = await upload(await png(40), { 'content-type': 'image/png', 'content-disposition': `attachment; filename="viewer-${run}.png"` }, [member.email, (made.data as { password: string }).password]);
+    expect(asViewer).toMatchObject({ status: 403, json: { code: 'rest_cannot_create' } });
+    const { data } = await service.from('media').select('file_name').eq('organization_id', seed.scalePro).like('file_name', `%${run}%`).not('file_name', 'like', 'cover-%').not('file_name', 'like', 'multipart-%');
+    expect(data).toEqual([]);
   });
 });

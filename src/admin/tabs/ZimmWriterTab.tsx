@@ -15,6 +15,8 @@ import { TestForm } from './zimmwriter/WebhookTestCard';
 
 /** Where the setup guide is rendered as a page (src/pages/docs). */
 const DOCS_URL = '/docs/zimmwriter-webhook-setup';
+/** The guide for tools that publish through the WordPress API (application passwords, made under Profile). */
+const WORDPRESS_DOCS_URL = '/docs/wordpress-publishing-tools';
 
 /**
  * ZimmWriter: the webhook URL and its token, what deliveries do (publish or draft), categories, payload, a
@@ -34,9 +36,15 @@ export default function ZimmWriterTab({ organization }: AdminTabProps) {
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="text-2xl font-semibold">ZimmWriter Integration</h2>
-        <a href={DOCS_URL} target="_blank" rel="noopener" className="rounded-md border border-border px-4 py-2 text-sm font-medium hover:bg-muted">
-          View Documentation<span className="sr-only"> (opens in a new tab)</span>
-        </a>
+        <div className="flex flex-wrap gap-2">
+          <a href={DOCS_URL} target="_blank" rel="noopener" className="rounded-md border border-border px-4 py-2 text-sm font-medium hover:bg-muted">
+            View Documentation<span className="sr-only"> (opens in a new tab)</span>
+          </a>
+          {/* ZimmWriter's main mode, and most other tools', publishes through WordPress's API with an application password. */}
+          <a href={WORDPRESS_DOCS_URL} target="_blank" rel="noopener" className="rounded-md border border-border px-4 py-2 text-sm font-medium hover:bg-muted">
+            Connect a WordPress publishing tool<span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        </div>
       </div>
 
       <WebhookAddressCard organizationId={organization.id} integration={integration} />

@@ -5,7 +5,8 @@
  *
  * An entry without a user was written by the app itself: the database logs the writing tool's deliveries
  * (ZimmWriter) and the scheduler's publications with details.via ('webhook' or 'schedule'), and a category a
- * delivery created with details.by_server. Those entries name the writing tool or the scheduler.
+ * delivery created with details.by_server. Those entries name the writing tool or the scheduler. A post a
+ * publishing tool sent through the WordPress API is its member's entry, with details.application_password.
  */
 
 /** A person as the audit screens know them. */
@@ -253,7 +254,10 @@ export const DESCRIBED_ACTIONS: readonly string[] = Object.keys(SENTENCES);
 export function activitySentence(entry: ActivityEntry, people: People = new Map()): string {
   const sentence = new Sentence(entry, people);
   const build = Object.hasOwn(SENTENCES, entry.action) ? SENTENCES[entry.action] : undefined;
-  return build ? build(sentence, entry.action) : `${sentence.actor} did something: ${entry.action}`;
+  const said = build ? build(sentence, entry.action) : `${sentence.actor} did something: ${entry.action}`;
+  // A publishing tool's work through the WordPress API is its member's, with the password it signed in with.
+  const password = text(entry.details?.application_password);
+  return password ? `${said}, through the application password "${password}"` : said;
 }
 
 /** The user ids an entry names besides its actor (to load their profiles before writing sentences). */

@@ -21,10 +21,10 @@ export function bodyTooLargeText(maxBytes: number): string {
 }
 
 /**
- * Reads a body of at most `maxBytes` as text, stopping as soon as the limit is passed, so a huge body is
- * never held in memory. Throws 413 when too large.
+ * Reads a body of at most `maxBytes`, stopping as soon as the limit is passed, so a huge body is never held in
+ * memory. Throws 413 when too large.
  */
-export async function readText(req: Request, { maxBytes }: { maxBytes: number }): Promise<string> {
+export async function readBytes(req: Request, { maxBytes }: { maxBytes: number }): Promise<Uint8Array> {
   const tooLarge = () => new HttpError(413, bodyTooLargeText(maxBytes));
   const declared = Number(req.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
@@ -43,7 +43,12 @@ export async function readText(req: Request, { maxBytes }: { maxBytes: number })
       chunks.push(value);
     }
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
+}
+
+/** Reads a body of at most `maxBytes` as text (readBytes). Throws 413 when too large. */
+export async function readText(req: Request, { maxBytes }: { maxBytes: number }): Promise<string> {
+  return new TextDecoder().decode(await readBytes(req, { maxBytes }));
 }
 
 /** Reads a JSON body of at most `maxBytes` (readText). Throws 413 when too large and 400 when not JSON. */

@@ -201,8 +201,8 @@ export function deliveryPost(payload: WebhookPayload): ArrivingPost {
     category: payload.category ?? null,
     tags: payload.tags ?? null,
     featuredMediaId: null,
-    metaTitle: null,
-    metaDescription: null,
+    metaTitle: payload.meta_title ?? null,
+    metaDescription: payload.meta_description ?? null,
   };
 }
 

@@ -76,6 +76,7 @@ export async function storeMedia(
   organizationId: string,
   bytes: Uint8Array,
   describe: { fileName: string; altText: string },
+  by: { source: 'upload' | 'webhook'; createdBy: string | null } = { source: 'webhook', createdBy: null },
 ): Promise<string> {
   let stored;
   try {
@@ -86,7 +87,7 @@ export async function storeMedia(
   }
   if ('existing' in stored) return stored.existing.id;
   const { media } = await recordStoredImage(client, {
-    ...stored.stored, organizationId, fileName: describe.fileName, altText: describe.altText, source: 'webhook', createdBy: null,
+    ...stored.stored, organizationId, fileName: describe.fileName, altText: describe.altText, ...by,
   });
   return media.id;
 }

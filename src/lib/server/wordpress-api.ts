@@ -7,10 +7,11 @@
  * organization (application-passwords.ts). A request without credentials is a visitor's: it may read the index
  * and what the site shows anyway (published posts, categories, tags), nothing of a member. Routes: the index
  * (`/`) and the `wp/v2` namespace, `users/me`, `types`, `statuses`, `posts` (wordpress-posts.ts), `categories`
- * and `tags` (wordpress-terms.ts).
+ * and `tags` (wordpress-terms.ts), `media` (wordpress-media.ts).
  */
 import { authenticatePublisher, basicCredentials, type Publisher } from './application-passwords.ts';
 import { apiRoot, discoveryLink } from '../wordpress-discovery.ts';
+import { mediaRoutes, mediaRoutesById } from './wordpress-media.ts';
 import { postRoutes, postRoutesById } from './wordpress-posts.ts';
 import { type Handler, type WordPressContext, type WordPressRequest, wpError, wpJson, WP_NAMESPACE } from './wordpress-rest.ts';
 import { categoryRoutes, tagRoutes } from './wordpress-terms.ts';
@@ -50,6 +51,8 @@ const ROUTES: Route[] = [
   route(`/${WP_NAMESPACE}/categories/${ID}`, categoryRoutes.byId),
   route(`/${WP_NAMESPACE}/tags`, tagRoutes.collection),
   route(`/${WP_NAMESPACE}/tags/${ID}`, tagRoutes.byId),
+  route(`/${WP_NAMESPACE}/media`, mediaRoutes),
+  route(`/${WP_NAMESPACE}/media/${ID}`, mediaRoutesById),
 ];
 
 /** Answers one request to the API (any method, any route), with the discovery link. Throws only when the backend fails. */

@@ -52,7 +52,7 @@ export function PublishModeCard({ organizationId, hasAddress }: { organizationId
 
   return (
     <Card>
-      <CardHeader title="Publishing" description="What happens to a post ZimmWriter sends. Posts it updates keep their status." />
+      <CardHeader title="Publishing" description="What happens to a post that arrives from ZimmWriter or another publishing tool, by this webhook or the WordPress API. An update keeps the post's status unless the tool sets one." />
       {stored.state === 'loading' && <Skeleton rows={1} label="Loading publish mode..." />}
       {stored.state === 'error' && <ErrorState message="Failed to load the publish mode" />}
       {mode && (

@@ -83,6 +83,11 @@ describe('activitySentence', () => {
     expect(activitySentence(entry('post_deleted', { user_id: null, profiles: null, ...post }), people)).toBe('Someone deleted the post "Hello World"');
   });
 
+  it("names the member and the application password for a publishing tool's work through the WordPress API", () => {
+    const throughApi = entry('post_published', { ...post, details: { ...post.details, via: 'webhook', application_password: 'RankWriting' } });
+    expect(activitySentence(throughApi, people)).toBe('Alex Morgan published the post "Hello World", through the application password "RankWriting"');
+  });
+
   it('names the writing tool for a category a delivery created (by_server; via since the database records it)', () => {
     const byServer = entry('category_created', { user_id: null, profiles: null, details: { name: 'Seo Tips', by_server: true } });
     expect(activitySentence(byServer, people)).toBe('ZimmWriter (writing tool) created the blog category "Seo Tips"');

@@ -1,0 +1,191 @@
+/**
+ * `wp/v2/media` of the WordPress-compatible API: tools upload the featured image first, then send its id with
+ * the post. An upload comes as WordPress takes it: the file's bytes as the body with `Content-Disposition:
+ * attachment; filename="…"` (and its Content-Type), or a multipart form with a `file` part (and optional
+ * `alt_text`, `title`). It lands in the organization's Media Library as a back-office upload does (one copy per
+ * image: the same bytes answer the library's file), credited to the password's member. Files are images of the
+ * library's types up to its size; anything else is refused naming the file and why, with nothing stored. Anyone
+ * lists and reads the library's files (they are public on the site); editors and admins upload.
+ */
+import { imageProblem } from '../image-file.ts';
+import { MEDIA_COLUMNS, type MediaItem, mediaPublicUrl } from '../media-library.ts';
+import { publicSupabaseConfig } from '../supabase-config.ts';
+import { WpPagingSchema } from '../../schemas/wordpress.ts';
+import { FUNCTION_BODY_LIMIT_BYTES, HttpError, readBytes } from './http.ts';
+import { ImageProblem, storeMedia } from './webhook-images.ts';
+import {
+  collection,
+  escapeHtml,
+  forbidden,
+  type Handler,
+  invalidFromZod,
+  queryObject,
+  type WordPressRequest,
+  wpDate,
+  wpError,
+  wpJson,
+  WP_NAMESPACE,
+} from './wordpress-rest.ts';
+
+/** A library file with its integer id and its uploader's. */
+type MediaRow = MediaItem & { wp_id: number; author: { wp_id: number } | null };
+const MEDIA_ROW_COLUMNS = `${MEDIA_COLUMNS}, wp_id, author:profiles(wp_id)`;
+
+/** `GET /media`: a page of the library's files, newest first (`search` on file names). */
+async function listMedia(call: WordPressRequest): Promise<Response> {
+  const paging = WpPagingSchema.safeParse(queryObject(call.url));
+  if (!paging.success) return invalidFromZod(paging.error);
+  const { page, per_page: perPage, search } = paging.data;
+  let select = call.context.service
+    .from('media')
+    .select(MEDIA_ROW_COLUMNS, { count: 'exact' })
+    .eq('organization_id', call.context.organizationId)
+    .order('created_at', { ascending: false })
+    .range((page - 1) * perPage, page * perPage - 1);
+  if (search) select = select.ilike('file_name', `%${search.replace(/[%_\\]/g, (char) => `\\${char}`)}%`);
+  const { data, error, count } = await select;
+  if (error?.code === 'PGRST103') return collection([], 0, page, perPage);
+  if (error) throw new Error(`listing media failed: ${error.message}`);
+  return collection((data as unknown as MediaRow[]).map((row) => wpMedia(call, row)), count ?? 0, page, perPage);
+}
+
+/** `GET /media/{id}`. */
+async function getMedia(call: WordPressRequest): Promise<Response> {
+  const row = await readMedia(call, { wp_id: call.id! });
+  return row ? wpJson(wpMedia(call, row)) : wpError(404, 'rest_post_invalid_id', 'Invalid post ID.');
+}
+
+/** `POST /media`: the file into the Media Library; 201 with the file (the library's own when it has these bytes). */
+async function uploadMedia(call: WordPressRequest): Promise<Response> {
+  if (!call.publisher || call.publisher.role === 'viewer') {
+    return forbidden(call, 'rest_cannot_create', 'Sorry, you are not allowed to upload media as this user.');
+  }
+  let upload: Upload;
+  try {
+    upload = await readUpload(call.request);
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 413) {
+      return wpError(413, 'rest_upload_too_large', `The file is too large: ${error.message}`);
+    }
+    if (error instanceof HttpError) return wpError(error.status, (error as UploadError).code ?? 'rest_upload_no_data', error.message);
+    throw error;
+  }
+  const problem = imageProblem(upload.fileName, upload.bytes);
+  if (problem) return wpError(400, 'rest_upload_invalid_file', `${problem}.`, {}, { params: { file: `${problem}.` } });
+  let mediaId: string;
+  try {
+    mediaId = await storeMedia(
+      call.context.service,
+      call.context.organizationId,
+      upload.bytes,
+      { fileName: upload.fileName, altText: upload.altText },
+      { source: 'upload', createdBy: call.publisher.userId },
+    );
+  } catch (error) {
+    if (error instanceof ImageProblem) return wpError(400, 'rest_upload_invalid_file', `${upload.fileName}: ${error.message}.`);
+    throw error;
+  }
+  const answer = wpMedia(call, (await readMedia(call, { id: mediaId }))!);
+  return wpJson(answer, { status: 201, headers: { location: answer._links.self[0]!.href } });
+}
+
+/** An upload as the request carried it. */
+interface Upload {
+  fileName: string;
+  bytes: Uint8Array;
+  altText: string;
+}
+
+/** A refused upload, with WordPress's code for it. */
+class UploadError extends HttpError {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(400, message);
+    this.code = code;
+  }
+}
+
+/**
+ * The file of a request: a multipart form's `file` part, else the body's bytes named by Content-Disposition.
+ * Throws HttpError 413 past the function's limit, UploadError for a request that carries no file or no name.
+ */
+async function readUpload(request: Request): Promise<Upload> {
+  const type = request.headers.get('content-type') ?? '';
+  const bytes = await readBytes(request, { maxBytes: FUNCTION_BODY_LIMIT_BYTES });
+  if (/^multipart\/form-data/i.test(type)) {
+    let form: FormData;
+    try {
+      form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': type } }).formData();
+    } catch {
+      throw new UploadError('rest_upload_no_data', 'The multipart body could not be read.');
+    }
+    const file = form.get('file');
+    if (!(file instanceof File)) throw new UploadError('rest_upload_no_data', 'No data supplied: send the image as the `file` part.');
+    const text = (name: string) => String(form.get(name) ?? '').trim().slice(0, 500);
+    return { fileName: cleanName(file.name) || 'image', bytes: new Uint8Array(await file.arrayBuffer()), altText: text('alt_text') || text('title') };
+  }
+  if (bytes.byteLength === 0) throw new UploadError('rest_upload_no_data', 'No data supplied.');
+  const disposition = request.headers.get('content-disposition');
+  if (!disposition) throw new UploadError('rest_upload_no_content_disposition', 'No Content-Disposition supplied.');
+  const name = disposition.match(/filename\*=(?:UTF-8'')?([^;]+)/i)?.[1] ?? disposition.match(/filename="?([^";]+)"?/i)?.[1];
+  if (!name) throw new UploadError('rest_upload_invalid_disposition', 'Invalid Content-Disposition supplied: it names no filename.');
+  let decoded = name;
+  try {
+    decoded = decodeURIComponent(name);
+  } catch {
+    // A name that is not percent-encoding is taken as it is.
+  }
+  return { fileName: cleanName(decoded) || 'image', bytes, altText: '' };
+}
+
+/** A file name as the library keeps it: its last path segment, without control characters, at most 255 characters. */
+function cleanName(name: string): string {
+  const last = name.split(/[\\/]/).at(-1) ?? '';
+  return [...last].filter((char) => char.charCodeAt(0) > 0x1f && char !== '\u007f').join('').trim().slice(-255);
+}
+
+async function readMedia(call: WordPressRequest, by: { id: string } | { wp_id: number }): Promise<MediaRow | null> {
+  const select = call.context.service.from('media').select(MEDIA_ROW_COLUMNS).eq('organization_id', call.context.organizationId);
+  const { data, error } = await ('id' in by ? select.eq('id', by.id) : select.eq('wp_id', by.wp_id)).maybeSingle();
+  if (error) throw new Error(`reading media failed: ${error.message}`);
+  return data as unknown as MediaRow | null;
+}
+
+/** A Media Library file as WordPress answers an attachment. */
+function wpMedia(call: WordPressRequest, row: MediaRow) {
+  const { siteAddress } = call.context;
+  const url = mediaPublicUrl(row.storage_path, publicSupabaseConfig(process.env).url);
+  const date = wpDate(row.created_at);
+  const title = row.file_name.replace(/\.[^.]+$/, '');
+  return {
+    id: row.wp_id,
+    date,
+    date_gmt: date,
+    guid: { rendered: url },
+    modified: wpDate(row.updated_at),
+    modified_gmt: wpDate(row.updated_at),
+    slug: title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, ''),
+    status: 'inherit',
+    type: 'attachment',
+    link: url,
+    title: { rendered: escapeHtml(title) },
+    author: row.author?.wp_id ?? 0,
+    comment_status: 'closed',
+    ping_status: 'closed',
+    alt_text: row.alt_text,
+    caption: { rendered: '' },
+    description: { rendered: '' },
+    media_type: 'image',
+    mime_type: row.mime_type,
+    media_details: { width: row.width ?? 0, height: row.height ?? 0, file: row.storage_path, filesize: row.size_bytes, sizes: {} },
+    post: null,
+    source_url: url,
+    _links: {
+      self: [{ href: `${siteAddress}/wp-json/${WP_NAMESPACE}/media/${row.wp_id}` }],
+      collection: [{ href: `${siteAddress}/wp-json/${WP_NAMESPACE}/media` }],
+    },
+  };
+}
+
+export const mediaRoutes: Record<string, Handler> = { GET: listMedia, POST: uploadMedia };
+export const mediaRoutesById: Record<string, Handler> = { GET: getMedia };
