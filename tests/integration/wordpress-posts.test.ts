@@ -21,6 +21,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WPAPI from 'wpapi';
 import wordpressApi from '../../netlify/functions/wordpress-api.mts';
+import webhook from '../../netlify/functions/zimmwriter-webhook.mts';
 import { createMember, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
 import { serveFunction } from './support/function-server.ts';
 
@@ -184,6 +185,29 @@ describe('raw requests', () => {
     expect(row).toMatchObject({ status: 'scheduled', queued: true });
     expect(queued.json.date_gmt).toBe(new Date(row!.published_at!).toISOString().slice(0, 19));
     await restore();
+  });
+
+  it('takes the same path as a webhook delivery: the same article sent both ways is held by the one duplicate gate', async () => {
+    const title = `One article two ways ${run}`;
+    const content = `<p>${Array.from({ length: 30 }, () => crypto.randomUUID()).join(' ')}</p>`;
+    const delivered = await webhook(new Request('http://localhost/api/webhooks/zimmwriter/dev-zimmwriter-token-scale-pro', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title, html: content, slug: `one-article-webhook-${run}` }),
+    }));
+    expect(delivered.status).toBe(201);
+    const first = ((await delivered.json()) as { post_id: string }).post_id;
+    const again = await call('/wp/v2/posts', { method: 'POST', body: { title, content, status: 'publish' } });
+    expect(again.status).toBe(201);
+    expect(again.json.status).toBe('draft');
+    const rows = (await service.from('blog_posts').select('id, duplicate_of, status').eq('organization_id', seed.scalePro).eq('title', title)).data!;
+    expect(rows).toHaveLength(2);
+    expect(rows.find((row) => row.id !== first)).toMatchObject({ duplicate_of: first, status: 'draft' });
+    const log = (await service.from('webhook_deliveries').select('webhook_name, status_code, note').eq('organization_id', seed.scalePro).in('post_id', rows.map((row) => row.id)).order('received_at')).data!;
+    expect(log).toEqual([
+      expect.objectContaining({ webhook_name: null, status_code: 201 }),
+      expect.objectContaining({ webhook_name: 'Development', status_code: 200, note: expect.stringContaining('Possible duplicate of') }),
+    ]);
   });
 
   it("refuses bad input with WordPress's 400 naming the field, and writes nothing", async () => {
