@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_SUPABASE } from '../../src/lib/server/service-config.ts';
 
 const CLI = resolve(import.meta.dirname, '../../supabase/local/cli.ts');
-const apiPort = Number(process.env.LOCAL_BACKEND_TEST_API_PORT ?? 55421);
-const dbPort = Number(process.env.LOCAL_BACKEND_TEST_DB_PORT ?? 55422);
+const apiPort = Number(process.env.LOCAL_BACKEND_TEST_API_PORT ?? 25421);
+const dbPort = Number(process.env.LOCAL_BACKEND_TEST_DB_PORT ?? 25422);
 const apiUrl = `http://127.0.0.1:${apiPort}`;
 
 let work: string;

@@ -1,7 +1,7 @@
 /**
  * A separate local backend instance for one integration test file: started with the CLI on a temporary
  * data dir and the test ports (env LOCAL_BACKEND_TEST_API_PORT / LOCAL_BACKEND_TEST_DB_PORT, default
- * 55421 / 55422, never the development instance's 54321 / 54322), stopped and deleted afterwards.
+ * 25421 / 25422, never the development instance's 54321 / 54322), stopped and deleted afterwards.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -52,8 +52,8 @@ export interface TestBackendOptions {
 
 /** Starts a fresh instance through the CLI (`start`), as the test suites will. */
 export function startTestBackend(options: TestBackendOptions = {}): TestBackend {
-  const apiPort = Number(process.env.LOCAL_BACKEND_TEST_API_PORT ?? 55421);
-  const dbPort = Number(process.env.LOCAL_BACKEND_TEST_DB_PORT ?? 55422);
+  const apiPort = Number(process.env.LOCAL_BACKEND_TEST_API_PORT ?? 25421);
+  const dbPort = Number(process.env.LOCAL_BACKEND_TEST_DB_PORT ?? 25422);
   const dataDir = mkdtempSync(join(tmpdir(), 'local-backend-test-'));
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const cli = (...args: string[]) => {

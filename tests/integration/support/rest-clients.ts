@@ -17,8 +17,8 @@ import { LOCAL_SUPABASE } from '../../../src/lib/server/service-config.ts';
 /** Starts a fixture instance on the REST suite's ports (REST_TEST_API_PORT / REST_TEST_DB_PORT). */
 function startFixtureBackend(): string {
   const root = resolve(import.meta.dirname, '../../..');
-  const apiPort = process.env.REST_TEST_API_PORT ?? '56421';
-  const dbPort = process.env.REST_TEST_DB_PORT ?? '56422';
+  const apiPort = process.env.REST_TEST_API_PORT ?? '26421';
+  const dbPort = process.env.REST_TEST_DB_PORT ?? '26422';
   const dataDir = mkdtempSync(join(tmpdir(), 'rest-fixture-'));
   const cli = (...args: string[]) => spawnSync(process.execPath, [join(root, 'supabase/local/cli.ts'), ...args, '--data-dir', dataDir], { encoding: 'utf8', cwd: root });
   const started = cli('start', '--api-port', apiPort, '--db-port', dbPort, '--migrations', join(root, 'tests/fixtures/rest-migrations'));

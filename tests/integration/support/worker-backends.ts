@@ -1,7 +1,7 @@
 /**
  * One backend per worker: the integration files run four at a time, and the files of one worker share its
  * backend (a seeded local instance) one after another, as the whole suite shared one before. Each worker's
- * (ports 54331/54332, 54341/54342, 54351/54352 and 54361/54362, data in `.data/test-worker-N`, kept between runs like the project's) is
+ * (ports 24331/24332, 24341/24342, 24351/24352 and 24361/24362, data in `.data/test-worker-N`, kept between runs like the project's) is
  * started by worker-env.ts before the worker's first file, so a run of one file starts one. This global
  * teardown stops those this run started.
  */

@@ -10,11 +10,17 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LOCAL_SUPABASE } from '../../../src/lib/server/service-config.ts';
 
+/**
+ * Every port the suite listens on is below 32768, out of Linux's range for outgoing connections' local ports
+ * (32768-60999): a server started on a port in that range fails now and then with "Address already in use",
+ * when one of the suite's thousands of outgoing connections holds that very port (a fresh run lost three
+ * files to it).
+ */
 export const WORKER_BACKENDS = [
-  { dataDir: '.data/test-worker-1', apiPort: 54331, dbPort: 54332 },
-  { dataDir: '.data/test-worker-2', apiPort: 54341, dbPort: 54342 },
-  { dataDir: '.data/test-worker-3', apiPort: 54351, dbPort: 54352 },
-  { dataDir: '.data/test-worker-4', apiPort: 54361, dbPort: 54362 },
+  { dataDir: '.data/test-worker-1', apiPort: 24331, dbPort: 24332 },
+  { dataDir: '.data/test-worker-2', apiPort: 24341, dbPort: 24342 },
+  { dataDir: '.data/test-worker-3', apiPort: 24351, dbPort: 24352 },
+  { dataDir: '.data/test-worker-4', apiPort: 24361, dbPort: 24362 },
 ] as const;
 
 /** The file a worker leaves in its backend's data dir when it started that backend (worker-backends.ts stops it). */
@@ -35,10 +41,10 @@ Object.assign(process.env, {
   PUBLIC_SUPABASE_ANON_KEY: LOCAL_SUPABASE.anonKey,
   SUPABASE_SERVICE_ROLE_KEY: LOCAL_SUPABASE.serviceRoleKey,
   // Instances and servers a test starts itself: each worker in its own range.
-  LOCAL_BACKEND_TEST_API_PORT: String(55421 + 100 * (worker - 1)),
-  LOCAL_BACKEND_TEST_DB_PORT: String(55422 + 100 * (worker - 1)),
-  REST_TEST_API_PORT: String(56421 + 100 * (worker - 1)),
-  REST_TEST_DB_PORT: String(56422 + 100 * (worker - 1)),
+  LOCAL_BACKEND_TEST_API_PORT: String(25421 + 100 * (worker - 1)),
+  LOCAL_BACKEND_TEST_DB_PORT: String(25422 + 100 * (worker - 1)),
+  REST_TEST_API_PORT: String(26421 + 100 * (worker - 1)),
+  REST_TEST_DB_PORT: String(26422 + 100 * (worker - 1)),
 });
 
 /** Starts the worker's backend unless it runs already (then notes that this run started it, for the teardown). */
