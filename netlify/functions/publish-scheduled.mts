@@ -1,5 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { serverError } from '../../src/lib/server/http.ts';
+import { retryDueSubmissions } from '../../src/lib/server/indexnow.ts';
 import { describeBatch, flushDueRebuilds } from '../../src/lib/server/rebuilds.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 import { withBackend } from '../../src/lib/server/backend.ts';
@@ -7,7 +8,8 @@ import { withBackend } from '../../src/lib/server/backend.ts';
 /**
  * Every minute: publishes the scheduled posts whose time has come (publish_due_posts; the posts' trigger
  * records each organization's rebuild request in the same transaction), then sends every rebuild that is due:
- * of organizations with no build in flight, and the retries of failures (see src/lib/server/rebuilds.ts). Answers a summary,
+ * of organizations with no build in flight, and the retries of failures (see src/lib/server/rebuilds.ts), and
+ * the IndexNow submissions due for another try (src/lib/server/indexnow.ts). Answers a summary,
  * for logs and tests.
  */
 export default withBackend(async (_req: Request): Promise<Response> => {
@@ -28,11 +30,17 @@ async function publishAndRebuild(): Promise<Response> {
   if (posts.length > 0) console.log(`publish-scheduled: published ${posts.length} scheduled post(s)`);
 
   const flushed = await flushDueRebuilds(client);
+  // Search engines' submissions that failed and are due again; a failure here holds nothing else up.
+  const resubmitted = await retryDueSubmissions(client).catch((cause: Error) => {
+    console.error(`publish-scheduled: IndexNow retries failed: ${cause.message}`);
+    return 0;
+  });
   for (const batch of flushed) {
     console.log(`publish-scheduled: rebuild of ${describeBatch(batch)}`);
   }
   return Response.json({
     published: posts.map((post) => post.post_id),
+    indexnow_retries: resubmitted,
     rebuilds: flushed.map(({ batch_id, organization_slug, request_count, outcome, error: batchError }) => ({
       batch_id, organization_slug, request_count, outcome, error: batchError,
     })),

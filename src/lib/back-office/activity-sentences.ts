@@ -237,6 +237,10 @@ const SENTENCES: Record<string, (s: Sentence, action: string) => string> = {
   organization_settings_updated: (s) => `${s.actor} updated the organization settings${s.changedFields}`,
   webhook_publish_mode_changed: (s) => `${s.actor} set ZimmWriter deliveries to ${publishModeWords(s.details.to)}`,
   webhook_author_changed: (s) => (s.details.to ? `${s.actor} credited ZimmWriter's posts to ${s.target}` : `${s.actor} set ZimmWriter's posts to have no author`),
+  indexnow_changed: (s) =>
+    s.details.rotated === true
+      ? `${s.actor} gave the site a new IndexNow key`
+      : `${s.actor} switched search engine notifications (IndexNow) ${s.details.enabled === false ? 'off' : 'on'}`,
   publishing_queue_changed: (s) => `${s.actor} set the publishing queue${postsADay(s.details.to)}`,
   queue_reordered: (s) => `${s.actor} moved ${s.post} to place ${typeof s.details.to === 'number' ? s.details.to : '?'} of the publishing queue`,
 

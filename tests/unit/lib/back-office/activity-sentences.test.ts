@@ -60,6 +60,8 @@ describe('activitySentence', () => {
     ['webhook_author_changed', { ...onJordan, details: { from: null, to: 'u-jordan' } }, "Alex Morgan credited ZimmWriter's posts to Jordan Lee"],
     ['webhook_author_changed', { resource_type: 'user', resource_id: null, details: { from: 'u-jordan', to: null } }, "Alex Morgan set ZimmWriter's posts to have no author"],
     ['webhook_publish_mode_changed', { resource_type: 'organization', details: { from: 'draft', to: 'queue' } }, 'Alex Morgan set ZimmWriter deliveries to join the publishing queue'],
+    ['indexnow_changed', { resource_type: 'organization', details: { enabled: false, rotated: false } }, 'Alex Morgan switched search engine notifications (IndexNow) off'],
+    ['indexnow_changed', { resource_type: 'organization', details: { enabled: true, rotated: true } }, 'Alex Morgan gave the site a new IndexNow key'],
     ['publishing_queue_changed', { resource_type: 'organization', details: { from: { posts_per_day: 1 }, to: { posts_per_day: 3 } } }, 'Alex Morgan set the publishing queue to 3 posts a day'],
     ['queue_reordered', { resource_type: 'blog_post', details: { title: 'Local SEO', slug: 'local-seo', from: 5, to: 1 } }, 'Alex Morgan moved the post "Local SEO" to place 1 of the publishing queue'],
     ['media_uploaded', { resource_type: 'media', details: { file_name: 'team.jpg' } }, 'Alex Morgan added the image "team.jpg" to the Media Library'],
