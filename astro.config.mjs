@@ -10,10 +10,16 @@ import { pinnedPreloads } from './src/integrations/pinned-preloads.ts';
 import { securityHeaders } from './src/integrations/security-headers.ts';
 import { wordpressDiscovery } from './src/integrations/wordpress-discovery.ts';
 import { storageRemotePattern } from './src/lib/images.ts';
-import { inSitemap, withoutTrailingSlash } from './src/lib/site/sitemap.ts';
+import { getBlog } from './src/lib/site/posts.ts';
+import { inSitemap, sitemapLastmods, withoutTrailingSlash } from './src/lib/site/sitemap.ts';
 import { LOCAL_SUPABASE_PUBLIC } from './src/lib/supabase-config.ts';
 
 const movedPosts = blogRedirects();
+
+/** @type {Promise<Map<string, string>> | undefined} */
+let lastmods;
+/** The blog pages' lastmod by path, read once per build (the blog itself is read once and shared, see getBlog). */
+const blogLastmods = () => (lastmods ??= getBlog().then((blog) => sitemapLastmods(blog)));
 
 /**
  * Every public page is prerendered (static HTML: fast, and nothing to attack at request time); the Netlify adapter only adds redirects,
@@ -70,7 +76,12 @@ export default defineConfig({
     wordpressDiscovery(),
     sitemap({
       filter: (page) => inSitemap(page, movedPosts.movedPaths),
-      serialize: (item) => ({ ...item, url: withoutTrailingSlash(item.url) }),
+      entryLimit: 45_000,
+      serialize: async (item) => {
+        const url = withoutTrailingSlash(item.url);
+        const lastmod = (await blogLastmods()).get(new URL(url).pathname);
+        return lastmod ? { ...item, url, lastmod } : { ...item, url };
+      },
     }),
   ],
   vite: { plugins: [tailwindcss()] },

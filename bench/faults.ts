@@ -1,8 +1,8 @@
 /**
  * Deliveries through a backend restart: 1,000 deliveries (each a different article) from 50 concurrent
  * clients to the webhook handler (warm, behind a bare Node HTTP server in this process, as in webhook.ts),
- * against the bench's own backend instance (ports BENCH_API_PORT + 50 / BENCH_DB_PORT + 50, default 55571 /
- * 55572). Once a third of the deliveries are answered, the backend is stopped and started again. Each client
+ * against the bench's own backend instance (ports BENCH_API_PORT + 50 / BENCH_DB_PORT + 50, default 27571 /
+ * 27572). Once a third of the deliveries are answered, the backend is stopped and started again. Each client
  * retries a delivery that was not stored as the writing tool would: after an answer of 5xx or a dropped
  * connection, once the answer's Retry-After has passed (capped at 5 s here, so the run stays short; the
  * function asks for 30 s), up to 10 tries.
@@ -21,8 +21,8 @@ import { article } from './publishing.ts';
 import { serveHandlerInProcess } from './webhook.ts';
 
 const CLI = resolve(import.meta.dirname, '../supabase/local/cli.ts');
-const apiPort = Number(process.env.BENCH_API_PORT ?? 55521) + 50;
-const dbPort = Number(process.env.BENCH_DB_PORT ?? 55522) + 50;
+const apiPort = Number(process.env.BENCH_API_PORT ?? 27521) + 50;
+const dbPort = Number(process.env.BENCH_DB_PORT ?? 27522) + 50;
 const apiUrl = `http://127.0.0.1:${apiPort}`;
 const SCALE_PRO = '10000000-0000-4000-8000-000000000001';
 const TOKEN = 'dev-zimmwriter-token-scale-pro';

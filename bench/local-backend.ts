@@ -1,7 +1,7 @@
 /**
  * The local backend's targets (issue 3): cold start to first answered request, memory of the server plus
  * Postgres, and a select with two embeds and limit 50, on a separate instance with the project's
- * migrations and seed (ports BENCH_API_PORT / BENCH_DB_PORT, default 55521 / 55522).
+ * migrations and seed (ports BENCH_API_PORT / BENCH_DB_PORT, default 27521 / 27522).
  */
 import { spawnSync } from 'node:child_process';
 import { request } from 'node:http';
@@ -13,8 +13,8 @@ import { LOCAL_SUPABASE } from '../src/lib/server/service-config.ts';
 import { figure, treeMemoryMb, type Figure } from './measure.ts';
 
 const CLI = resolve(import.meta.dirname, '../supabase/local/cli.ts');
-const apiPort = Number(process.env.BENCH_API_PORT ?? 55521);
-const dbPort = Number(process.env.BENCH_DB_PORT ?? 55522);
+const apiPort = Number(process.env.BENCH_API_PORT ?? 27521);
+const dbPort = Number(process.env.BENCH_DB_PORT ?? 27522);
 const apiUrl = `http://127.0.0.1:${apiPort}`;
 const SCALE_PRO = '10000000-0000-4000-8000-000000000001';
 

@@ -7,9 +7,13 @@
  *   URL answers 200. Median of RUNS each; every run starts with no build in flight. Budget 30 s at the seed's size.
  * - a writing tool's run: 10 deliveries 20 s apart, each until its page answers; budget 60 s for the slowest.
  * - a burst of 50 deliveries (5 clients): builds started for it and the time until all 50 are live (budget 120 s).
+ * - search engines told (IndexNow, to a local listener as INDEXNOW_ENDPOINT): from a lone post's page answering
+ *   200 to the submission naming it arriving; median of the lone runs, budget 10 s.
  * - the duplicate gate's check (private.likely_duplicate, timed in Postgres) with 10,000 posts in the
  *   organization, for a new article and for a repeat: median of 20 each, budget 50 ms.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import { LOCAL_SUPABASE } from '../src/lib/server/service-config.ts';
@@ -33,6 +37,31 @@ const pick = <T>(items: readonly T[]) => items[Math.floor(Math.random() * items.
 const word = () => (Math.random() < 0.45 ? pick(COMMON) : Array.from({ length: 2 + Math.floor(Math.random() * 3) }, () => pick(SYLLABLES)).join(''));
 /** An article of about 300 words as HTML, different from every other. */
 export const article = () => `<h2>${word()} ${word()}</h2>` + Array.from({ length: 5 }, () => `<p>${Array.from({ length: 60 }, word).join(' ')}.</p>`).join('');
+
+/** A local IndexNow endpoint: when each address was first submitted (performance.now()). */
+async function startIndexNowListener(): Promise<{ url: string; submittedAt: Map<string, number>; close: () => void }> {
+  const submittedAt = new Map<string, number>();
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      const at = performance.now();
+      for (const url of (JSON.parse(body) as { urlList: string[] }).urlList) if (!submittedAt.has(new URL(url).pathname)) submittedAt.set(new URL(url).pathname, at);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/indexnow`, submittedAt, close: () => server.close() };
+}
+
+/** Waits until the listener has a submission naming `path`; answers when it came. */
+async function untilSubmitted(submittedAt: Map<string, number>, path: string, since: number): Promise<number> {
+  while (!submittedAt.has(path)) {
+    if (performance.now() - since > LIVE_TIMEOUT_MS) throw new Error(`${path} was not submitted to IndexNow`);
+    await sleep(100);
+  }
+  return submittedAt.get(path)!;
+}
 
 /** Polls until every path answers 200 on the served site; answers the ms it took. */
 async function untilLive(baseUrl: string, paths: string[], since: number): Promise<number> {
@@ -120,12 +149,16 @@ async function duplicateCheckMs(dbUrl: string, title: string, content: string, r
   }
 }
 
-export function measurePublishing(): Promise<Figure[]> {
+export async function measurePublishing(): Promise<Figure[]> {
+  const indexNow = await startIndexNowListener();
+  // The served site's functions read it (withServedSite passes the environment on).
+  process.env.INDEXNOW_ENDPOINT = indexNow.url;
   return withServedSite(
     async (site) => {
       const db = createClient(site.apiUrl, LOCAL_SUPABASE.serviceRoleKey, { auth: { persistSession: false } });
       const run = `bench-${Date.now().toString(36)}`;
       const lone: Record<'delivery' | 'editor', number[]> = { delivery: [], editor: [] };
+      const liveToSubmitted: number[] = [];
       for (let i = 0; i < RUNS; i += 1) {
         for (const kind of ['delivery', 'editor'] as const) {
           await untilIdle(site.dbUrl);
@@ -134,7 +167,9 @@ export function measurePublishing(): Promise<Figure[]> {
           if (kind === 'delivery') await deliver(site.baseUrl, `Lone delivery ${run} ${i}`, slug);
           else await editorPublish(site, `Lone editor post ${run} ${i}`, slug);
           lone[kind].push(await untilLive(site.baseUrl, [`/blog/${slug}`], started) / 1000);
-          console.log(`[bench publishing] lone ${kind} ${i + 1}/${RUNS}: live in ${lone[kind].at(-1)!.toFixed(1)} s`);
+          const liveAt = performance.now();
+          liveToSubmitted.push(Math.max(0, (await untilSubmitted(indexNow.submittedAt, `/blog/${slug}`, started)) - liveAt) / 1000);
+          console.log(`[bench publishing] lone ${kind} ${i + 1}/${RUNS}: live in ${lone[kind].at(-1)!.toFixed(1)} s, submitted ${liveToSubmitted.at(-1)!.toFixed(1)} s later`);
         }
       }
 
@@ -183,6 +218,7 @@ export function measurePublishing(): Promise<Figure[]> {
       return [
         figure('Lone publish to live, webhook delivery (npm run serve, seed size)', 's', lone.delivery, 30),
         figure('Lone publish to live, editor\'s Publish (npm run serve, seed size)', 's', lone.editor, 30),
+        figure('Post live to its IndexNow submission', 's', liveToSubmitted, 10),
         figure(`Run of ${RUN_LENGTH} deliveries ${RUN_SPACING_MS / 1000} s apart: delivery to live, each`, 's', runLive),
         figure(`Run of ${RUN_LENGTH} deliveries ${RUN_SPACING_MS / 1000} s apart: delivery to live, the slowest`, 's', [Math.max(...runLive)], 60),
         figure(`Burst of ${BURST} deliveries: builds started`, 'builds', [builds ?? 0]),
@@ -192,5 +228,8 @@ export function measurePublishing(): Promise<Figure[]> {
       ];
     },
     { asNpmRunServe: true },
-  );
+  ).finally(() => {
+    indexNow.close();
+    delete process.env.INDEXNOW_ENDPOINT;
+  });
 }

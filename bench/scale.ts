@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import { figure, median, type AreaReport, type Figure } from './measure.ts';
 import { benchmarkPosts, benchService, categoryIds, firstQueryBytes, folderBytes, seedPosts, timedBuild, withBenchBackend, type TimedBuild } from './site-build.ts';
 
-const apiPort = Number(process.env.BENCH_API_PORT ?? 55521) + 20;
-const dbPort = Number(process.env.BENCH_DB_PORT ?? 55522) + 20;
+const apiPort = Number(process.env.BENCH_API_PORT ?? 27521) + 20;
+const dbPort = Number(process.env.BENCH_DB_PORT ?? 27522) + 20;
 const apiUrl = `http://127.0.0.1:${apiPort}`;
 const SIZES = [1000, 10000] as const;
 /** Inserts timed per size; the median counts. */

@@ -1,9 +1,9 @@
 /**
  * The production-like site the `pages`, `admin` and `webhook` areas measure: a separate local backend instance with the
- * project's migrations and seed (ports BENCH_API_PORT + 40 / BENCH_DB_PORT + 40, default 55561 / 55562), and
+ * project's migrations and seed (ports BENCH_API_PORT + 40 / BENCH_DB_PORT + 40, default 27561 / 27562), and
  * `netlify serve --offline`, which builds the site against it (as `npm run serve` does) and serves it with the
- * functions (BENCH_SERVE_PORT, default 55898; functions on the next port, the static server on
- * BENCH_STATIC_PORT, default 55300).
+ * functions (BENCH_SERVE_PORT, default 27898; functions on the next port, the static server on
+ * BENCH_STATIC_PORT, default 27300).
  *
  * The site is built and served from a copy of the project in a temporary folder (the working tree's files,
  * node_modules linked), never from the project itself: a `npm run serve` running beside the benchmark keeps
@@ -17,10 +17,10 @@ import { dirname, join, resolve } from 'node:path';
 import { LOCAL_SUPABASE } from '../src/lib/server/service-config.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const apiPort = Number(process.env.BENCH_API_PORT ?? 55521) + 40;
-const dbPort = Number(process.env.BENCH_DB_PORT ?? 55522) + 40;
-const servePort = Number(process.env.BENCH_SERVE_PORT ?? 55898);
-const staticPort = Number(process.env.BENCH_STATIC_PORT ?? 55300);
+const apiPort = Number(process.env.BENCH_API_PORT ?? 27521) + 40;
+const dbPort = Number(process.env.BENCH_DB_PORT ?? 27522) + 40;
+const servePort = Number(process.env.BENCH_SERVE_PORT ?? 27898);
+const staticPort = Number(process.env.BENCH_STATIC_PORT ?? 27300);
 const apiUrl = `http://127.0.0.1:${apiPort}`;
 
 /** Where the served site is; `dist` is the folder it serves; `apiUrl` its backend (`dbUrl` its Postgres); `functionEnv` the functions' env. */

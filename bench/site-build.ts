@@ -17,8 +17,8 @@ import { figure, treeMemoryMb, type Figure } from './measure.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CLI = join(ROOT, 'supabase/local/cli.ts');
-const apiPort = Number(process.env.BENCH_API_PORT ?? 55521) + 10;
-const dbPort = Number(process.env.BENCH_DB_PORT ?? 55522) + 10;
+const apiPort = Number(process.env.BENCH_API_PORT ?? 27521) + 10;
+const dbPort = Number(process.env.BENCH_DB_PORT ?? 27522) + 10;
 const apiUrl = `http://127.0.0.1:${apiPort}`;
 const SCALE_PRO = '10000000-0000-4000-8000-000000000001';
 const PARAGRAPH =

@@ -260,4 +260,20 @@ describe('a blog larger than its feed', () => {
     const paths = new Set([...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname));
     for (const slug of slugs) expect(paths.has(`/blog/${slug}`), slug).toBe(true);
   });
+
+  it('dates each post and list page in the sitemap as the database has them, and the index by its newest page', async () => {
+    const { data } = await serviceClient().from('blog_posts').select('slug, published_at, updated_at').eq('organization_id', seed.evergreen).eq('status', 'published').lte('published_at', new Date().toISOString()).order('published_at', { ascending: false });
+    const rows = data as { slug: string; published_at: string; updated_at: string }[];
+    const lastmod = (row: (typeof rows)[number]) => new Date(Math.max(Date.parse(row.published_at), Date.parse(row.updated_at))).toISOString();
+    const sitemap = readdirSync(work).filter((file) => /^sitemap-\d+\.xml$/.test(file)).map((file) => readFileSync(join(work, file), 'utf8')).join('');
+    const dated = new Map([...sitemap.matchAll(/<loc>([^<]+)<\/loc>(?:<lastmod>([^<]+)<\/lastmod>)?/g)].map((m) => [new URL(m[1]!).pathname, m[2] ?? null]));
+    for (const row of rows) expect(dated.get(`/blog/${row.slug}`), row.slug).toBe(lastmod(row));
+    const newest = (list: typeof rows) => list.map(lastmod).sort().at(-1);
+    expect(dated.get('/blog')).toBe(newest(rows.slice(0, 6)));
+    expect(dated.get('/blog/page/2')).toBe(newest(rows.slice(6, 12)));
+    // Marketing pages carry no date rather than a made-up one.
+    expect(dated.get('/about')).toBeNull();
+    const index = readFileSync(join(work, 'sitemap-index.xml'), 'utf8');
+    expect(index).toContain(`<lastmod>${newest(rows)}</lastmod>`);
+  });
 });

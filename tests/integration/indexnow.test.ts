@@ -244,8 +244,10 @@ describe('switching off, rotating, and who may', () => {
 });
 
 describe('the key file', () => {
-  it('is on the built site at /{key}.txt, holding the key', async () => {
-    await ensureBuilt();
+  // The suite's shared build (the first file to need it builds it, under the suite's load).
+  beforeAll(() => ensureBuilt(), 300_000);
+
+  it('is on the built site at /{key}.txt, holding the key', () => {
     const keyFiles = readdirSync(DIST).filter((name) => /^[a-f0-9]{32}\.txt$/.test(name));
     expect(keyFiles).toHaveLength(1);
     expect(readFileSync(join(DIST, keyFiles[0]!), 'utf8')).toBe(keyFiles[0]!.replace('.txt', ''));

@@ -17,6 +17,7 @@ import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { $organization } from '../../stores/organization';
 import { toast } from '../../stores/toast';
 import type { AdminTabProps } from './index';
+import { SearchEnginesCard } from './settings/SearchEnginesCard';
 
 type FieldSpec = { name: SettingsField; label: string; type?: string; placeholder?: string; rows?: number; hint?: string };
 
@@ -60,7 +61,8 @@ const CARDS: { title: string; description: string; fields: FieldSpec[] }[] = [
 ];
 
 /**
- * Settings: the organization's details, blog, contact and social settings, saved together. Saving records the site's rebuild in the same transaction (a database trigger); the
+ * Settings: the organization's details, blog, contact and social settings, saved together; below the form, the
+ * search engine notifications (IndexNow), switched and logged on their own. Saving records the site's rebuild in the same transaction (a database trigger); the
  * header's site status shows when the public site has the new settings.
  */
 export default function SettingsTab({ organization }: AdminTabProps) {
@@ -103,46 +105,49 @@ export default function SettingsTab({ organization }: AdminTabProps) {
   }
 
   return (
-    <form ref={formRef} onSubmit={save} noValidate className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 className="text-2xl font-semibold">System Settings</h2>
-        <Button type="submit" disabled={saving}>
-          {saving ? 'Saving...' : 'Save Settings'}
-        </Button>
-      </div>
-      <div className="grid gap-6 md:grid-cols-2">
-        {CARDS.map((card) => (
-          <Card key={card.title}>
-            <CardHeader title={card.title} description={card.description} />
-            <div className="space-y-4">
-              {card.fields.map((field) => (
-                <Field key={field.name} label={field.label} hint={field.hint} error={errors[field.name]}>
-                  {(control) =>
-                    field.rows ? (
-                      <Textarea
-                        {...control}
-                        name={field.name}
-                        rows={field.rows}
-                        value={values[field.name]}
-                        onChange={(e) => setValues({ ...values, [field.name]: e.target.value })}
-                      />
-                    ) : (
-                      <Input
-                        {...control}
-                        name={field.name}
-                        type={field.type ?? 'text'}
-                        placeholder={field.placeholder}
-                        value={values[field.name]}
-                        onChange={(e) => setValues({ ...values, [field.name]: e.target.value })}
-                      />
-                    )
-                  }
-                </Field>
-              ))}
-            </div>
-          </Card>
-        ))}
-      </div>
-    </form>
+    <div className="space-y-6">
+      <form ref={formRef} onSubmit={save} noValidate className="space-y-6">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 className="text-2xl font-semibold">System Settings</h2>
+          <Button type="submit" disabled={saving}>
+            {saving ? 'Saving...' : 'Save Settings'}
+          </Button>
+        </div>
+        <div className="grid gap-6 md:grid-cols-2">
+          {CARDS.map((card) => (
+            <Card key={card.title}>
+              <CardHeader title={card.title} description={card.description} />
+              <div className="space-y-4">
+                {card.fields.map((field) => (
+                  <Field key={field.name} label={field.label} hint={field.hint} error={errors[field.name]}>
+                    {(control) =>
+                      field.rows ? (
+                        <Textarea
+                          {...control}
+                          name={field.name}
+                          rows={field.rows}
+                          value={values[field.name]}
+                          onChange={(e) => setValues({ ...values, [field.name]: e.target.value })}
+                        />
+                      ) : (
+                        <Input
+                          {...control}
+                          name={field.name}
+                          type={field.type ?? 'text'}
+                          placeholder={field.placeholder}
+                          value={values[field.name]}
+                          onChange={(e) => setValues({ ...values, [field.name]: e.target.value })}
+                        />
+                      )
+                    }
+                  </Field>
+                ))}
+              </div>
+            </Card>
+          ))}
+        </div>
+      </form>
+      <SearchEnginesCard organizationId={organization.id} />
+    </div>
   );
 }

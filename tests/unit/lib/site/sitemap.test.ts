@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inSitemap, withoutTrailingSlash } from '../../../../src/lib/site/sitemap.ts';
+import { inSitemap, sitemapLastmods, withoutTrailingSlash } from '../../../../src/lib/site/sitemap.ts';
 
 describe('inSitemap', () => {
   it.each([
@@ -33,5 +33,31 @@ describe('withoutTrailingSlash', () => {
     ['https://example.com/blog/a-post', 'https://example.com/blog/a-post'],
   ])('%s → %s', (url, expected) => {
     expect(withoutTrailingSlash(url)).toBe(expected);
+  });
+});
+
+describe('sitemapLastmods', () => {
+  const post = (slug: string, date: string, updatedAt: string, category: string | null) => ({ slug, date, updatedAt, category: category ? { slug: category } : null });
+  const posts = [
+    post('c', '2026-11-03T10:00:00.000Z', '2026-11-03T10:00:00.000Z', 'seo'),
+    post('b', '2026-11-02T10:00:00.000Z', '2026-11-05T08:00:00.000Z', 'ppc'),
+    post('a', '2026-11-01T10:00:00.000Z', '2026-10-30T10:00:00.000Z', 'seo'),
+  ];
+
+  it("dates a post by its last change (an edit after publication, else its publication), a list page by its newest post's", () => {
+    const dates = sitemapLastmods({ posts, categories: [{ slug: 'seo' }, { slug: 'ppc' }] }, 2);
+    expect(Object.fromEntries(dates)).toEqual({
+      '/blog/c': '2026-11-03T10:00:00.000Z',
+      '/blog/b': '2026-11-05T08:00:00.000Z',
+      '/blog/a': '2026-11-01T10:00:00.000Z',
+      '/blog': '2026-11-05T08:00:00.000Z',
+      '/blog/page/2': '2026-11-01T10:00:00.000Z',
+      '/blog/category/seo': '2026-11-03T10:00:00.000Z',
+      '/blog/category/ppc': '2026-11-05T08:00:00.000Z',
+    });
+  });
+
+  it('dates nothing for an empty blog', () => {
+    expect(sitemapLastmods({ posts: [], categories: [] }).size).toBe(0);
   });
 });
