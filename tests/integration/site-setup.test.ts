@@ -107,7 +107,7 @@ afterAll(async () => {
 });
 
 describe('npm run site:add', () => {
-  it('sets up the organization, its default category, time zone and build hook, and invites its first admin', async () => {
+  it('sets up the organization, its default category, time zone, build hook and IndexNow key, and invites its first admin', async () => {
     expect(first.stderr).toBe('');
     expect(first.status).toBe(0);
     expect(first.stdout).toContain(`${site.name} (${site.slug}) on ${backend.url}: set up.`);
@@ -118,6 +118,8 @@ describe('npm run site:add', () => {
     expect(categories).toEqual([{ slug: 'uncategorized', is_default: true }]);
     expect((await service.from('publishing_queues').select('time_zone').eq('organization_id', org.id).single()).data).toEqual({ time_zone: site.timeZone });
     expect((await service.from('site_rebuild_settings').select('build_hook_url').eq('organization_id', org.id).single()).data).toEqual({ build_hook_url: site.hook });
+    // Its IndexNow key, which its site serves, with submissions on.
+    expect((await service.from('indexnow_sites').select('key, enabled').eq('organization_id', org.id).single()).data).toMatchObject({ key: expect.stringMatching(/^[a-f0-9]{32}$/), enabled: true });
 
     const invitations = (await service.from('user_invitations').select('email, role, invited_by, used_at, token_hash').eq('organization_id', org.id)).data!;
     expect(invitations).toHaveLength(1);
