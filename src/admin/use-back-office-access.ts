@@ -74,6 +74,8 @@ export function useBackOfficeAccess(): BackOfficeState {
       case 'allowed': {
         const path = window.location.pathname;
         if (!roleMayOpen(access.role, path)) {
+          // Said on the page they land on: nobody is moved without a word why.
+          toastOnNextPage(AUTH_MESSAGES.adminOnly);
           window.location.replace(landingPath(access.role));
           return;
         }

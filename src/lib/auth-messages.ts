@@ -16,6 +16,11 @@ export const AUTH_MESSAGES = {
   granted: { title: 'Admin Access Granted', description: 'Welcome to the administrative dashboard.' },
   /** Signed in, landing in blog management (an editor or viewer of the organization they manage). */
   blogGranted: { title: 'Signed In', description: 'Welcome to blog management.' },
+  /** A member who is not an admin opened an admin's page (the dashboard, its tabs, the newsletter): sent to blog management. */
+  adminOnly: {
+    title: 'Admins Only',
+    description: 'That page is for the organization\'s admins. You are in blog management, where editors and viewers work.',
+  },
   /** Right password, but the account is switched off everywhere: the new session is ended at once. */
   inactive: {
     title: 'Account Deactivated',

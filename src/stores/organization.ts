@@ -29,7 +29,7 @@ export const $organization = atom<OrganizationState>(INITIAL_ORGANIZATION_STATE)
 
 /** The 'Organization switched' toast. */
 export function switchedNotice(organization: Pick<MemberOrganization, 'name'>) {
-  return { title: 'Organization switched', description: `Now managing ${organization.name}` };
+  return { title: 'Organization switched', description: `Now viewing ${organization.name}` };
 }
 
 let loadedFor: string | null = null;

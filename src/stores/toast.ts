@@ -74,10 +74,14 @@ export function toastOnNextPage(input: ToastInput, storage: Pick<Storage, 'setIt
   storage.setItem(PENDING_TOAST_KEY, JSON.stringify(input));
 }
 
+/** How long a carried toast must have been on screen before the pages after it no longer show it. */
+export const PENDING_TOAST_READ_MS = 1500;
+
 /**
- * Shows the toast an earlier page left. It stays stored until it was on screen for its time (or was closed or
- * replaced): a page that reloads before that (a dev server re-optimizing its modules, a person reloading)
- * shows it again rather than losing a message nobody could read. Unreadable leftovers are dropped.
+ * Shows the toast an earlier page left, once: it is forgotten when it was on screen for a moment
+ * (PENDING_TOAST_READ_MS), or closed, or replaced. A page that reloads before that (a dev server re-optimizing
+ * its modules) shows it again rather than losing it; the pages a person opens after it do not repeat it.
+ * Unreadable leftovers are dropped.
  */
 export async function showPendingToast(storage: Pick<Storage, 'getItem' | 'removeItem'> = sessionStorage): Promise<void> {
   const stored = storage.getItem(PENDING_TOAST_KEY);
@@ -93,11 +97,15 @@ export async function showPendingToast(storage: Pick<Storage, 'getItem' | 'remov
     return;
   }
   const id = toast(input);
-  await new Promise<void>((gone) => {
-    const stop = $toast.listen((current) => {
-      if (current?.id === id) return;
+  await new Promise<void>((read) => {
+    const done = () => {
+      clearTimeout(readTimer);
       stop();
-      gone();
+      read();
+    };
+    const readTimer = setTimeout(done, PENDING_TOAST_READ_MS);
+    const stop = $toast.listen((current) => {
+      if (current?.id !== id) done();
     });
   });
   storage.removeItem(PENDING_TOAST_KEY);

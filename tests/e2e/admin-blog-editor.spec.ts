@@ -88,7 +88,7 @@ test('Markdown stays Markdown; Update keeps a post published; Unpublish asks, th
   await expect(page.getByTestId('post-site-status')).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Publish', exact: true }).click();
-  await expect(notifications(page)).toContainText('Post published.');
+  await expect(notifications(page)).toContainText('Post published successfully!');
   await expect(page.getByRole('button', { name: 'Save Draft' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Publish', exact: true })).toHaveCount(0);
   expect((await postRow(slug)).status).toBe('published');

@@ -67,7 +67,7 @@ test('an editor publishes, renames, schedules and deletes posts', async ({ page 
   await page.getByRole('button', { name: 'Publish' }).click();
   // The editor stays open on the saved post: its edit address, its published status's buttons, the toast here.
   const notifications = page.getByRole('status', { name: 'Notifications' });
-  await expect(notifications).toContainText('Post published.');
+  await expect(notifications).toContainText('Post published successfully!');
   const { data: first } = await service.from('blog_posts').select('id, status').eq('slug', `${marker}-first`).single();
   expect(first?.status).toBe('published');
   await expect(page).toHaveURL(new RegExp(`/admin/blog/edit/${first!.id}$`));

@@ -25,6 +25,11 @@ test('an unknown path shows the not-found page and logs the path (a warning: not
   await expect(page.getByText('Oops! Page not found')).toBeVisible();
   await expect.poll(() => logged).toContain('warning: 404 Error: User attempted to access non-existent route: /no-such-page');
   expect(logged.filter((line) => line.startsWith('error:') && line.includes('non-existent'))).toEqual([]);
+  // The same help as the article and service pages: the ways on.
+  const help = page.locator('[data-not-found="page"]');
+  for (const [name, href] of [['All Services', '/services'], ['Go to the Blog', '/blog'], ['Contact Us', '/contact']]) {
+    await expect(help.getByRole('link', { name })).toHaveAttribute('href', href!);
+  }
   await page.getByRole('link', { name: 'Return to Home' }).click();
   await expect(page).toHaveURL(/\/$/);
 });

@@ -93,9 +93,12 @@ describe('the scale-pro blog in dist/', () => {
   it('renders a post page with its parts, sanitized body and Article JSON-LD', () => {
     const html = pageHtml('/blog/seo-strategies-that-actually-work-in-2026');
     const text = visibleText(html);
-    for (const expected of ['SEO Strategies That Actually Work in 2026', 'SEO Strategies', 'October 28, 2026', '2 min read', 'Alex Morgan', 'Founder & SEO Strategist', 'Start with search intent', 'Related Articles', 'More from SEO Strategies', 'Back to Blog', '#Google']) {
+    for (const expected of ['SEO Strategies That Actually Work in 2026', 'SEO Strategies', 'October 28, 2026', '2 min read', 'Alex Morgan', 'Founder & SEO Strategist', 'Start with search intent', 'Related Articles', 'More from SEO Strategies', 'Back to Blog']) {
       expect(text).toContain(expected);
     }
+    // Tags read as their names, linked to their pages.
+    expect(html).toMatch(/<a href="\/blog\/tag\/google"[^>]*>Google<\/a>/);
+    expect(text).not.toContain('#Google');
     expect(html).toContain('data-pagefind-body');
     expect(html).not.toMatch(/<script>alert|onerror=/);
     const jsonLd = JSON.parse(html.match(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/)![1]!);

@@ -8,18 +8,15 @@
  *   scheduler's retry sends it later;
  * - an organization that switched submissions off sends nothing; only its admins switch or rotate (logged), and
  *   nobody writes the log or the keys through the API;
- * - the built site serves its key file.
+ * (The built site's key file is checked with the suite's shared build, in site-pages.test.ts.)
  */
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import deployEvents from '../../netlify/functions/deploy-events.mts';
 import { retryDueSubmissions } from '../../src/lib/server/indexnow.ts';
-import { DIST, ensureBuilt } from './support/built-site.ts';
 import { anonClient, seed, serviceClient, signedInClient, withDatabase } from './support/db-fixtures.ts';
 import { settleBuilds } from './support/webhook-backend.ts';
 
@@ -240,16 +237,5 @@ describe('switching off, rotating, and who may', () => {
     // Anyone reads a key in use (the site serves it); a viewer of another organization reads no log of this one.
     expect((await anonClient().from('indexnow_sites').select('key').eq('organization_id', seed.scalePro).single()).data).toEqual({ key: rotated.data.key });
     expect((await otherAdmin.from('indexnow_submissions').select('id').eq('organization_id', seed.scalePro)).data).toEqual([]);
-  });
-});
-
-describe('the key file', () => {
-  // The suite's shared build (the first file to need it builds it, under the suite's load).
-  beforeAll(() => ensureBuilt(), 300_000);
-
-  it('is on the built site at /{key}.txt, holding the key', () => {
-    const keyFiles = readdirSync(DIST).filter((name) => /^[a-f0-9]{32}\.txt$/.test(name));
-    expect(keyFiles).toHaveLength(1);
-    expect(readFileSync(join(DIST, keyFiles[0]!), 'utf8')).toBe(keyFiles[0]!.replace('.txt', ''));
   });
 });

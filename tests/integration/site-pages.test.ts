@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DIST, ensureBuilt, htmlFiles, pageHtml, publicHtmlFiles, resolvesToFile, ROOT, visibleText } from './support/built-site';
@@ -43,7 +43,7 @@ describe('every page reads fully without JavaScript', () => {
     ['/privacy', ['Privacy Policy', 'Information We Collect', 'Changes and Contact']],
     ['/terms', ['Terms of Service', 'Governing Law', 'laws of the State of Georgia']],
     ['/case-studies', ['Case Studies', 'Tripling demo requests with search']],
-    ['/404', ['404', 'Oops! Page not found', 'Return to Home']],
+    ['/404', ['404', 'Oops! Page not found', 'Return to Home', 'All Services', 'Go to the Blog', 'Contact Us']],
     ['/service-not-found', ['Service Not Found', 'Return to Home']],
     ['/post-not-found', ['Article Not Found', 'Go to the Blog', 'Search Articles', 'Return to Home']],
   ])('%s', (route, texts) => {
@@ -162,5 +162,13 @@ describe('links', () => {
     const html = pageHtml('/');
     expect(html).toContain('id="contact"');
     expect(html).toContain('id="contact-form"');
+  });
+});
+
+describe('the IndexNow key file', () => {
+  it('is at /{key}.txt, holding the key, once (the key the search engines read on the site)', () => {
+    const keyFiles = readdirSync(DIST).filter((name) => /^[a-f0-9]{32}\.txt$/.test(name));
+    expect(keyFiles).toHaveLength(1);
+    expect(readFileSync(join(DIST, keyFiles[0]!), 'utf8')).toBe(keyFiles[0]!.replace('.txt', ''));
   });
 });

@@ -73,7 +73,7 @@ export default function AdminHeader({ access, title }: { access: BackOfficeAcces
                 value={access.organization.id}
                 onChange={(event) => choose(event.target.value)}
                 options={list.map((org) => ({ value: org.id, label: `${org.name} (${ROLE_NAMES[org.role]})` }))}
-                className="max-w-[16rem] py-1"
+                className="max-w-[16rem] py-1 sm:max-w-md"
                 data-testid="organization-choice"
               />
             </label>

@@ -141,7 +141,7 @@ export default function SessionsTab({ organization }: AdminTabProps) {
       <CardHeader
         level={2}
         title="Active Sessions"
-        description="Who is signed in, on which device, and since when"
+        description="Monitor and manage user sessions: who is signed in, on which device, and since when"
         actions={
           <Button variant="outline" onClick={refresh} disabled={load.state === 'loading'}>
             Refresh

@@ -107,7 +107,8 @@ export default function SettingsTab({ organization }: AdminTabProps) {
   return (
     <div className="space-y-6">
       <form ref={formRef} onSubmit={save} noValidate className="space-y-6">
-        <div className="flex flex-wrap items-center justify-between gap-3">
+        {/* The only Save stays in view while the long form scrolls. */}
+        <div className="sticky top-0 z-10 -mx-2 flex flex-wrap items-center justify-between gap-3 bg-background/95 px-2 py-2 backdrop-blur">
           <h2 className="text-2xl font-semibold">System Settings</h2>
           <Button type="submit" disabled={saving}>
             {saving ? 'Saving...' : 'Save Settings'}

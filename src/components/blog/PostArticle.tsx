@@ -98,7 +98,7 @@ export default function PostArticle({ post, searchCard, actions }: Props) {
               {tags.map((tag) => (
                 <li key={tag}>
                   <a href={tagPath(tag)} className="inline-block rounded-full border border-border px-3 py-1 text-sm hover:bg-muted">
-                    {`#${tag}`}
+                    {tag}
                   </a>
                 </li>
               ))}

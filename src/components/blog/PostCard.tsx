@@ -42,7 +42,7 @@ export default function PostCard({ post, headingLevel: Heading = 'h3' }: Props) 
           <ul className="mt-3 flex flex-wrap gap-2" aria-label="Tags">
             {post.tags.slice(0, CARD_TAG_LIMIT).map((tag) => (
               <li key={tag}>
-                <a href={tagPath(tag)} className="rounded-full border border-border px-2.5 py-0.5 text-xs hover:bg-muted">#{tag}</a>
+                <a href={tagPath(tag)} className="rounded-full border border-border px-2.5 py-0.5 text-xs hover:bg-muted">{tag}</a>
               </li>
             ))}
           </ul>

@@ -88,7 +88,7 @@ export function actionMessage(action: PostAction, saved: { status: PostStatus; p
     case 'save-draft':
       return 'Post saved successfully!';
     case 'publish':
-      return 'Post published.';
+      return 'Post published successfully!';
     case 'schedule':
       return `Post scheduled for ${when}.`;
     case 'reschedule':

@@ -88,8 +88,8 @@ describe('PostPreview', () => {
     expect(image).toContain(`data-fallback="${PLACEHOLDER_IMAGE}"`);
     const tags = html.match(/<ul class="[^"]*" aria-label="Tags">([\s\S]*?)<\/ul>/)![1]!;
     expect([...tags.matchAll(/<a href="([^"]+)"[^>]*>([^<]+)<\/a>/g)].map((m) => [m[2], m[1]])).toEqual([
-      ['#Google', '/blog/tag/google'],
-      ['#SEO', '/blog/tag/seo'],
+      ['Google', '/blog/tag/google'],
+      ['SEO', '/blog/tag/seo'],
     ]);
   });
 

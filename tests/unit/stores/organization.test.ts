@@ -60,7 +60,7 @@ describe('switchOrganization', () => {
 
     expect($organization.get().current).toBe(evergreen);
     expect(stored.get(PREFERRED_ORGANIZATION_KEY)).toBe('evergreen');
-    expect($toast.get()).toMatchObject({ title: 'Organization switched', description: 'Now managing Evergreen Landscaping' });
+    expect($toast.get()).toMatchObject({ title: 'Organization switched', description: 'Now viewing Evergreen Landscaping' });
   });
 
   it('refuses an organization the user does not belong to', () => {

@@ -217,7 +217,7 @@ function RecentActivity({ organizationId, userId }: { organizationId: string; us
   const activity = load.value;
   if (load.state === 'error') return <ErrorState message="Failed to fetch activity" onRetry={load.reload} />;
   if (!activity) return <Skeleton rows={2} />;
-  if (activity.length === 0) return <p className="text-muted-foreground">No activities found</p>;
+  if (activity.length === 0) return <p className="text-muted-foreground">No recent activity</p>;
   return (
     <ul className="space-y-1">
       {activity.map((entry) => (

@@ -103,7 +103,7 @@ describe('publish actions', () => {
   it('ends each action with its own message, a queued post\'s slot told in the organization\'s time zone', () => {
     const published = { status: 'published' as const, published_at: '2026-10-01T09:00:00Z' };
     expect(actionMessage('save-draft', { status: 'draft', published_at: null })).toBe('Post saved successfully!');
-    expect(actionMessage('publish', published)).toBe('Post published.');
+    expect(actionMessage('publish', published)).toBe('Post published successfully!');
     expect(actionMessage('update', published)).toBe('Post updated.');
     expect(actionMessage('unpublish', { status: 'draft', published_at: null })).toBe('Post unpublished.');
     expect(actionMessage('cancel-schedule', { status: 'draft', published_at: null })).toBe('Schedule cancelled. The post is a draft again.');
