@@ -79,7 +79,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await expect(page.getByRole('heading', { level: 1, name: 'Preview typography check' })).toBeVisible();
     await expect(page.getByText('1 min read')).toBeVisible();
     await expect(page.getByText('Uncategorized')).toBeVisible();
-    await expect(page.getByRole('list', { name: 'Tags' }).getByRole('link', { name: '#Typography' })).toHaveAttribute('href', '/blog/tag/typography');
+    await expect(page.getByRole('list', { name: 'Tags' }).getByRole('link', { name: 'Typography', exact: true })).toHaveAttribute('href', '/blog/tag/typography');
     await expect(page.getByTestId('post-status')).toHaveText('draft');
     const sanitizedBody = await body.innerHTML();
     const preview = await articleStyles(page);

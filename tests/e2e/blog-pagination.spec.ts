@@ -42,7 +42,7 @@ test('category pills filter the list and mark the active one', async ({ page }) 
 
 test('tag links open the tag list', async ({ page }) => {
   await page.goto('/blog');
-  await page.getByRole('complementary', { name: 'Blog sidebar' }).getByRole('link', { name: '#SEO', exact: true }).click();
+  await page.getByRole('complementary', { name: 'Blog sidebar' }).getByRole('region', { name: 'Popular Tags' }).getByRole('link', { name: 'SEO', exact: true }).click();
   await expect(page).toHaveURL(/\/blog\/tag\/seo$/);
   await expect(page.getByRole('heading', { name: 'Articles tagged with "SEO"' })).toBeVisible();
   await expect(cards(page)).toHaveCount(3);

@@ -18,7 +18,7 @@ test('a post page shows the article, its author, tags and related posts', async 
   const related = page.getByRole('region', { name: 'Related Articles' });
   await expect(related.getByRole('article')).toHaveCount(2);
 
-  await page.getByRole('list', { name: 'Tags' }).getByRole('link', { name: '#Google' }).click();
+  await page.getByRole('list', { name: 'Tags' }).getByRole('link', { name: 'Google', exact: true }).click();
   await expect(page).toHaveURL(/\/blog\/tag\/google$/);
   await expect(page.getByRole('heading', { name: 'Articles tagged with "Google"' })).toBeVisible();
 });
