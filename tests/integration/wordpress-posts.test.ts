@@ -98,6 +98,11 @@ describe('a WordPress client library (wpapi) publishes as AI writing tools do', 
     expect(created).toMatchObject({ status: 'publish', categories: [seo[0]!.id], tags: [tag.id], type: 'post' });
     expect(created.link).toBe(`http://localhost:8888/blog/${created.slug}`);
     expect(created.content.rendered).not.toContain('<script');
+    // Terms count their published posts, as WordPress does: the new tag has this one, the category all of its own.
+    expect((await wp.tags().id(tag.id)).count).toBe(1);
+    const inCategory = await service.from('blog_posts').select('id', { count: 'exact', head: true }).eq('organization_id', seed.scalePro).eq('category_id', (await service.from('blog_categories').select('id').eq('wp_id', seo[0]!.id).single()).data!.id).eq('status', 'published');
+    expect((await wp.categories().id(seo[0]!.id)).count).toBe(inCategory.count);
+    expect(inCategory.count).toBeGreaterThan(0);
 
     const [stored] = await postsTitled(title);
     expect(stored).toMatchObject({ wp_id: created.id, status: 'published', author_id: EDITOR.id, meta_title: 'SEO title from Yoast', meta_description: 'A description for search results.' });

@@ -19,7 +19,9 @@ import {
   forbidden,
   type Handler,
   invalidFromZod,
+  mayWrite,
   queryObject,
+  readPage,
   type WordPressRequest,
   wpDate,
   wpError,
@@ -43,10 +45,9 @@ async function listMedia(call: WordPressRequest): Promise<Response> {
     .order('created_at', { ascending: false })
     .range((page - 1) * perPage, page * perPage - 1);
   if (search) select = select.ilike('file_name', `%${search.replace(/[%_\\]/g, (char) => `\\${char}`)}%`);
-  const { data, error, count } = await select;
-  if (error?.code === 'PGRST103') return collection([], 0, page, perPage);
-  if (error) throw new Error(`listing media failed: ${error.message}`);
-  return collection((data as unknown as MediaRow[]).map((row) => wpMedia(call, row)), count ?? 0, page, perPage);
+  const read = await readPage<MediaRow>(select, page, perPage, 'media');
+  if (read instanceof Response) return read;
+  return collection(read.rows.map((row) => wpMedia(call, row)), read.total, page, perPage);
 }
 
 /** `GET /media/{id}`. */
@@ -57,7 +58,7 @@ async function getMedia(call: WordPressRequest): Promise<Response> {
 
 /** `POST /media`: the file into the Media Library; 201 with the file (the library's own when it has these bytes). */
 async function uploadMedia(call: WordPressRequest): Promise<Response> {
-  if (!call.publisher || call.publisher.role === 'viewer') {
+  if (!mayWrite(call)) {
     return forbidden(call, 'rest_cannot_create', 'Sorry, you are not allowed to upload media as this user.');
   }
   let upload: Upload;

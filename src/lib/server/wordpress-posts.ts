@@ -16,7 +16,6 @@
 import { postPath } from '../blog-urls.ts';
 import { postSlug } from '../slug.ts';
 import { SEO_META_KEYS, WpPagingSchema, WpPostInputSchema, type WpPostInput } from '../../schemas/wordpress.ts';
-import { HttpError } from './http.ts';
 import { ArrivalFailed, arrivalFields, type ArrivingPost, DeliveryProblem, storeArrival } from './post-arrival.ts';
 import { sendRebuildBatches, type RequestedRebuild, buildAtOnce, quietWindowMs } from './rebuilds.ts';
 import {
@@ -26,8 +25,10 @@ import {
   type Handler,
   invalidFromZod,
   invalidParams,
+  mayWrite,
   queryObject,
   readBody,
+  readPage,
   type WordPressRequest,
   wpDate,
   wpError,
@@ -74,7 +75,6 @@ const STATUS_FILTER: Record<string, PostRow['status'][]> = {
   any: ['published', 'scheduled', 'draft'],
 };
 
-const mayWrite = (call: WordPressRequest) => call.publisher !== null && call.publisher.role !== 'viewer';
 
 export const postRoutes: Record<string, Handler> = { GET: listPosts, POST: createPost };
 export const postRoutesById: Record<string, Handler> = { GET: getPost, POST: updatePost, PUT: updatePost, PATCH: updatePost, DELETE: deletePost };
@@ -101,13 +101,10 @@ async function listPosts(call: WordPressRequest): Promise<Response> {
     .range((page - 1) * perPage, page * perPage - 1);
   if (search) select = select.ilike('title', `%${search.replace(/[%_\\]/g, (char) => `\\${char}`)}%`);
   if (slug) select = select.in('slug', slug.split(',').map((each) => each.trim()));
-  const { data, error, count } = await select;
-  // PostgREST refuses a range past the last row: WordPress's page past the end.
-  if (error?.code === 'PGRST103') return collection([], 0, page, perPage);
-  if (error) throw new Error(`listing posts failed: ${error.message}`);
-  const rows = data as unknown as PostRow[];
-  const tagIds = await tagIdsByName(call, rows.flatMap((row) => row.tags ?? []));
-  return collection(rows.map((row) => wpPost(call, row, tagIds)), count ?? 0, page, perPage);
+  const read = await readPage<PostRow>(select, page, perPage, 'posts');
+  if (read instanceof Response) return read;
+  const tagIds = await tagIdsByName(call, read.rows.flatMap((row) => row.tags ?? []));
+  return collection(read.rows.map((row) => wpPost(call, row, tagIds)), read.total, page, perPage);
 }
 
 /** `GET /posts/{id}`: a published post for anyone, any other to its organization's editors and admins. */
@@ -188,14 +185,8 @@ async function readPost(call: WordPressRequest, id?: string): Promise<PostRow | 
 
 /** The request's post fields, or WordPress's 400 naming the fields it refuses (malformed JSON included). */
 async function postInput(call: WordPressRequest): Promise<WpPostInput | Response> {
-  let body: Record<string, unknown>;
-  try {
-    body = await readBody(call.request, call.url);
-  } catch (error) {
-    if (error instanceof HttpError && error.status === 413) return wpError(413, 'rest_request_too_large', error.message);
-    if (error instanceof HttpError) return wpError(400, 'rest_invalid_json', error.message);
-    throw error;
-  }
+  const body = await readBody(call.request, call.url);
+  if (body instanceof Response) return body;
   const parsed = WpPostInputSchema.safeParse(body);
   return parsed.success ? parsed.data : invalidFromZod(parsed.error);
 }

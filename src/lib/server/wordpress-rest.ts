@@ -1,8 +1,8 @@
 /**
- * What every route of the WordPress-compatible API shares (wordpress-api.ts routes, wordpress-posts.ts and
- * wordpress-terms.ts answer): the request's context, WordPress's answer shapes (JSON with its headers, errors as
+ * What every route of the WordPress-compatible API shares (wordpress-api.ts routes; wordpress-posts.ts,
+ * wordpress-terms.ts and wordpress-media.ts answer): the request's context, who may write, WordPress's answer shapes (JSON with its headers, errors as
  * `{ code, message, data: { status } }`, invalid parameters named one by one, collections with `X-WP-Total` and
- * `X-WP-TotalPages`), and reading a body as WordPress does (JSON or form fields).
+ * `X-WP-TotalPages`, a page past the end), and reading a body as WordPress does (JSON or form fields).
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { z } from 'zod';
@@ -65,6 +65,11 @@ export function invalidFromZod(error: z.ZodError): Response {
   return invalidParams(params);
 }
 
+/** Whether the caller may write (create, edit, delete, upload): a signed-in editor or admin, not a viewer. */
+export function mayWrite(call: WordPressRequest): call is WordPressRequest & { publisher: Publisher } {
+  return call.publisher !== null && call.publisher.role !== 'viewer';
+}
+
 /** The answer to a caller who may not do this: 401 for a visitor (not signed in), 403 for a viewer (WordPress's subscriber). */
 export function forbidden(call: WordPressRequest, code: string, message: string): Response {
   return wpError(call.publisher ? 403 : 401, code, message);
@@ -77,6 +82,22 @@ export function collection(items: unknown[], total: number, page: number, perPag
     return wpError(400, 'rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.');
   }
   return wpJson(items, { headers: { 'x-wp-total': String(total), 'x-wp-totalpages': String(pages) } });
+}
+
+/**
+ * Runs a page's query (a PostgREST select with `count: 'exact'` and a range): its rows and total, or WordPress's
+ * answer to a page past the end (PostgREST refuses a range past the last row, PGRST103). Other errors throw.
+ */
+export async function readPage<Row>(
+  query: PromiseLike<{ data: unknown; error: { code?: string; message: string } | null; count: number | null }>,
+  page: number,
+  perPage: number,
+  what: string,
+): Promise<{ rows: Row[]; total: number } | Response> {
+  const { data, error, count } = await query;
+  if (error?.code === 'PGRST103') return collection([], 0, page, perPage);
+  if (error) throw new Error(`listing ${what} failed: ${error.message}`);
+  return { rows: data as Row[], total: count ?? 0 };
 }
 
 /** The query's parameters as one object (`tags[]=1&tags[]=2` as a list), for a schema to read. */
@@ -99,22 +120,30 @@ function formObject(params: URLSearchParams): Record<string, unknown> {
 
 /**
  * A request's body as WordPress reads it: JSON, or form fields (`application/x-www-form-urlencoded`); the
- * query's fields under it. Throws HttpError 400 for JSON that does not parse, 413 past the function's limit.
+ * query's fields under it. A body it cannot read is WordPress's answer: 400 `rest_invalid_json` for JSON that
+ * does not parse (or is not an object), 413 `rest_request_too_large` past the function's limit.
  */
-export async function readBody(request: Request, url: URL): Promise<Record<string, unknown>> {
+export async function readBody(request: Request, url: URL): Promise<Record<string, unknown> | Response> {
   const type = request.headers.get('content-type') ?? '';
-  const text = await readText(request, { maxBytes: FUNCTION_BODY_LIMIT_BYTES });
+  let text: string;
+  try {
+    text = await readText(request, { maxBytes: FUNCTION_BODY_LIMIT_BYTES });
+  } catch (error) {
+    if (error instanceof HttpError) return wpError(error.status === 413 ? 413 : 400, error.status === 413 ? 'rest_request_too_large' : 'rest_invalid_json', error.message);
+    throw error;
+  }
   const query = queryObject(url);
   delete query._method;
   if (/application\/x-www-form-urlencoded/i.test(type)) return { ...query, ...formObject(new URLSearchParams(text)) };
   if (text.trim() === '') return query;
+  const invalid = () => wpError(400, 'rest_invalid_json', 'Invalid JSON body passed.');
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    throw new HttpError(400, 'Invalid JSON body passed.');
+    return invalid();
   }
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'Invalid JSON body passed.');
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return invalid();
   return { ...query, ...(body as Record<string, unknown>) };
 }
 
