@@ -2,6 +2,9 @@
 -- Fixed ids so tests can refer to rows: organizations 10000000-…-00000000000N, users 20000000-…, categories
 -- 30000000-…-1… (scale-pro) / -2… (evergreen), posts 40000000-…. Demo password for every user: Demo-Password-2026.
 
+-- The audit log names the seed as the writer of what it makes (the categories, the queues): transaction-local.
+select set_config('app.actor', 'seed', true);
+
 -- The operator set Scale Pro's domain (domain_confirmed): a site finds its organization by it. Written in the
 -- insert, so the seed records no "Site settings saved" rebuild request as an update would.
 insert into public.organizations (id, name, slug, domain, domain_confirmed, settings) values

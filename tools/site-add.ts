@@ -163,7 +163,7 @@ async function inviteAdmin(env: Env, site: SiteSetup, added: AddedSite, resend: 
   if (added.admin.status === 'member') return [`${site.admin} is already an admin of ${site.name}: no invitation.`];
   // Locally the site is the local server's; the hosted site answers at its domain (confirmed by add_site).
   const siteUrl = siteAddress({ slug: site.slug, domain: site.domain, domain_confirmed: true }, env);
-  const service = serviceClient(env);
+  const service = serviceClient(env, { actor: 'operator' });
   if (added.admin.status === 'invited' && !resend) {
     return [`${site.admin} already has a pending invitation (until ${added.admin.expires_at}; its link was printed by the run that made it): no new one. --resend-invitation sends it again with a new link.`];
   }
@@ -192,7 +192,7 @@ async function resendPending(service: SupabaseClient, organizationId: string, em
  * token when one was made now (the only time it can be shown).
  */
 async function webhookAddress(env: Env, site: SiteSetup, organizationId: string, rotate: boolean): Promise<{ lines: string[]; token: string | null }> {
-  const service = serviceClient(env);
+  const service = serviceClient(env, { actor: 'operator' });
   const { data: existing, error } = await service.from('webhook_integrations').select('organization_id').eq('organization_id', organizationId).maybeSingle();
   if (error) fail(`reading the webhook address failed: ${error.message}`);
   if (existing && !rotate) {
@@ -251,7 +251,7 @@ async function main(): Promise<void> {
   const { site, rotateWebhookToken, resendInvitation: resend } = parseSiteSetup(process.argv.slice(2));
   const env = process.env;
   const { url, serviceRoleKey } = serviceSupabaseConfig(env);
-  const { data, error } = await serviceClient(env).rpc('add_site', {
+  const { data, error } = await serviceClient(env, { actor: 'operator' }).rpc('add_site', {
     p_name: site.name,
     p_slug: site.slug,
     p_domain: site.domain,

@@ -1,7 +1,8 @@
 /**
- * The Sessions tab as a person uses it: sessions grouped by person with their device, this device marked,
- * ending someone else's session (their browser is signed out at once, the audit log says who did it), and
- * signing yourself out from a phone-sized screen behind a confirmation. Created users are removed after.
+ * The Sessions tab as a person uses it: sessions grouped by person, one entry per browser however often it
+ * signed in, this device marked, ending someone else's (every sign-in of that browser is signed out at once,
+ * the audit log says who did it), and signing yourself out from a phone behind a confirmation. Created users are
+ * removed after.
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -23,13 +24,14 @@ async function openSessions(page: Page) {
   await expect(page.getByText(/\d+ active session\(s\) found/)).toBeVisible();
 }
 
-test('sessions are grouped by person, this device is marked, and terminating one signs that browser out', async ({ page, browser, baseURL }) => {
+test('sessions are grouped by person and browser, this device is marked, and terminating one signs that browser out', async ({ page, browser, baseURL }) => {
   const member = await createUser('admin');
   created.push(member.email);
-  const other = await browser.newContext({ baseURL });
+  // The member signs in twice in the same browser (two windows of one browser announce the same user agent).
+  const windows = [await browser.newContext({ baseURL }), await browser.newContext({ baseURL })];
   try {
-    const otherPage = await other.newPage();
-    await signInAsAdmin(otherPage, member.email);
+    const otherPages = await Promise.all(windows.map((context) => context.newPage()));
+    for (const otherPage of otherPages) await signInAsAdmin(otherPage, member.email);
 
     await signInAsAdmin(page);
     await openSessions(page);
@@ -43,9 +45,12 @@ test('sessions are grouped by person, this device is marked, and terminating one
     await expect(group).toContainText(member.email);
     await expect(group).toContainText('1 session');
     const card = group.getByTestId('session');
-    // The browser and system the other browser announced (Playwright's desktop Chrome says Windows).
-    await expect(card).toContainText(describeUserAgent(await otherPage.evaluate(() => navigator.userAgent)));
+    await expect(card).toHaveCount(1);
+    // The browser and system the other browser announced (Playwright's desktop Chrome says Windows), signed in twice.
+    await expect(card).toContainText(describeUserAgent(await otherPages[0]!.evaluate(() => navigator.userAgent)));
     await expect(card).toContainText(/Chrome \d+ on /);
+    await expect(card).toContainText('First sign-in');
+    await expect(card).toContainText('Sign-ins2');
     await expect(card).toContainText('Last activity');
     await expect(card).not.toContainText('Expires');
     await expect(card.getByText('Active', { exact: true })).toBeVisible();
@@ -56,39 +61,47 @@ test('sessions are grouped by person, this device is marked, and terminating one
     await expect(toast(page)).toContainText('User session has been terminated successfully');
     await expect(group).toHaveCount(0);
 
-    // The other browser is signed out on its next visit.
-    await otherPage.goto('/admin');
-    await expect(otherPage).toHaveURL(/\/auth$/);
+    // Both windows are signed out on their next visit.
+    for (const otherPage of otherPages) {
+      await otherPage.goto('/admin');
+      await expect(otherPage).toHaveURL(/\/auth$/);
+    }
 
-    // The audit log says who ended whose session.
+    // The audit log says who ended whose sessions, in one entry.
     await page.goto('/admin?tab=security');
-    await expect(page.getByTestId('audit-activity').filter({ hasText: "Alex Morgan ended E2E admin's session" })).toHaveCount(1);
+    await expect(page.getByTestId('audit-activity').filter({ hasText: "Alex Morgan ended E2E admin's 2 sessions in one browser" })).toHaveCount(1);
   } finally {
-    await other.close();
+    await Promise.all(windows.map((context) => context.close()));
   }
 });
 
-test('on a phone, signing out this device is reachable, asks first, and lands on /auth', async ({ page }) => {
-  await page.setViewportSize({ width: 375, height: 740 });
-  await signInAsAdmin(page);
-  await openSessions(page);
-  const button = page.getByRole('button', { name: 'Sign out this device' });
-  await button.scrollIntoViewIfNeeded();
-  const box = await button.boundingBox();
-  expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
-  // Nothing on the tab is wider than the screen.
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+test.describe('on a phone', () => {
+  // A phone is its own browser (its own user agent): signing it out leaves the seed admin's desktop sessions,
+  // which the other browser tests use, signed in.
+  test.use({ userAgent: `Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36 E2E/${crypto.randomUUID().slice(0, 8)}` });
 
-  await button.click();
-  const dialog = page.getByRole('dialog');
-  await expect(dialog).toContainText('you will be signed out');
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
-  await expect(dialog).toBeHidden();
-  await expect(page).toHaveURL(/tab=sessions/);
+  test('signing out this device is reachable, asks first, and lands on /auth', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await signInAsAdmin(page);
+    await openSessions(page);
+    const button = page.getByRole('button', { name: 'Sign out this device' });
+    await button.scrollIntoViewIfNeeded();
+    const box = await button.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
+    // Nothing on the tab is wider than the screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 
-  await button.click();
-  await dialog.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page).toHaveURL(/\/auth$/);
-  await page.goto('/admin');
-  await expect(page).toHaveURL(/\/auth$/);
+    await button.click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toContainText('you will be signed out');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page).toHaveURL(/tab=sessions/);
+
+    await button.click();
+    await dialog.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/auth$/);
+    await page.goto('/admin');
+    await expect(page).toHaveURL(/\/auth$/);
+  });
 });

@@ -5,7 +5,8 @@ import { anonClient, createMember, directTokenClient, seed, serviceClient, sessi
 // The Sessions tab's RPCs: what list_organization_sessions returns for the list (device, address, times, a last
 // activity that follows token refreshes and the back office's notes of use), and terminate_session ending a
 // session and logging `session_terminated` (migration 20261123001100) with what the audit sentence needs;
-// refused callers end nothing and log nothing.
+// refused callers end nothing and log nothing; terminate_browser_sessions ending a person's sessions in one
+// browser (the same user agent) and no other, under the same rule.
 const service = serviceClient();
 const members: Array<{ remove: () => PromiseLike<unknown> }> = [];
 afterAll(async () => {
@@ -171,5 +172,69 @@ describe('terminate_session', () => {
     expect((await service.rpc('terminate_session', { p_session_id: viewer.sessionId })).error).toBeNull();
     expect(await liveSessionIds()).not.toContain(viewer.sessionId);
     expect(await terminationLogs(viewer.sessionId)).toEqual([]);
+  });
+});
+
+/** Gives the session the user agent a browser would have announced at sign-in. */
+const setUserAgent = (sessionId: string, userAgent: string) =>
+  withDatabase((db) => db.query('update auth.sessions set user_agent = $2 where id = $1', [sessionId, userAgent]));
+
+describe('terminate_browser_sessions', () => {
+  const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+  const SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+
+  /** A viewer signed in three times in one browser and once on a phone. */
+  async function viewerWithBrowsers() {
+    const viewer = await member('viewer');
+    const again = [await signedInClient(viewer.email), await signedInClient(viewer.email)];
+    const chrome = [viewer.sessionId, ...(await Promise.all(again.map(sessionIdOf)))];
+    const phoneClient = await signedInClient(viewer.email);
+    const phone = await sessionIdOf(phoneClient);
+    for (const id of chrome) await setUserAgent(id, CHROME);
+    await setUserAgent(phone, SAFARI);
+    return { viewer, chrome, phone, phoneClient };
+  }
+
+  it("an admin ends a member's sessions in one browser, in one logged entry; their phone stays signed in", async () => {
+    const { viewer, chrome, phone, phoneClient } = await viewerWithBrowsers();
+    const admin = await signedInClient(seed.users.admin.email);
+    const { data, error } = await admin.rpc('terminate_browser_sessions', { p_session_id: chrome[1] });
+    expect(error).toBeNull();
+    expect(data).toBe(3);
+    const live = await liveSessionIds();
+    for (const id of chrome) expect(live).not.toContain(id);
+    expect(live).toContain(phone);
+    expect((await phoneClient.from('profiles').select('id').eq('id', viewer.id)).data).toHaveLength(1);
+    expect(await terminationLogs(chrome[1]!)).toEqual([expect.objectContaining({
+      user_id: seed.users.admin.id, details: expect.objectContaining({ user_id: viewer.id, sessions: 3, user_agent: CHROME }),
+    })]);
+    for (const id of [chrome[0]!, chrome[2]!]) expect(await terminationLogs(id)).toEqual([]);
+  });
+
+  it("leaves other people's sessions in the same browser alone", async () => {
+    const { chrome } = await viewerWithBrowsers();
+    const editor = await member('editor');
+    await setUserAgent(editor.sessionId, CHROME);
+    expect((await editor.client.rpc('terminate_browser_sessions', { p_session_id: editor.sessionId })).data).toBe(1);
+    const live = await liveSessionIds();
+    expect(live).not.toContain(editor.sessionId);
+    for (const id of chrome) expect(live).toContain(id);
+  });
+
+  it('refuses callers who may not end the sessions, ending none and logging nothing', async () => {
+    const { chrome, phone } = await viewerWithBrowsers();
+    const attackers: Array<[string, () => Promise<SupabaseClient>]> = [
+      ['anon', async () => anonClient()],
+      ['the admin of another organization', () => signedInClient(seed.users.otherAdmin.email)],
+      ['an editor of the same organization', async () => (await member('editor')).client],
+      ["an admin's session the server never vouched for", () => directTokenClient(seed.users.admin.email)],
+    ];
+    for (const [who, attacker] of attackers) {
+      const { error } = await (await attacker()).rpc('terminate_browser_sessions', { p_session_id: chrome[0] });
+      expect(error, who).not.toBeNull();
+      const live = await liveSessionIds();
+      for (const id of [...chrome, phone]) expect(live, who).toContain(id);
+      expect(await terminationLogs(chrome[0]!), who).toEqual([]);
+    }
   });
 });

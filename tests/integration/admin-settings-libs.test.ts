@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '@supabase/supabase-js';
 import { backend, createMember, seed, sessionIdOf, signedInClient } from './support/db-fixtures.ts';
 import { removeMember, type Member } from './support/auth-users.ts';
-import { listMemberSessions, terminateSession } from '../../src/lib/back-office/sessions.ts';
+import { listMemberSessions, terminateBrowserSessions } from '../../src/lib/back-office/sessions.ts';
 import { changeOwnPassword, PasswordChangeError } from '../../src/lib/back-office/password.ts';
 
 const config = { url: backend.url, anonKey: backend.anonKey };
@@ -30,7 +30,7 @@ describe('sessions', () => {
     const listed = await listMemberSessions(adminClient, seed.scalePro);
     const row = listed.find((s) => s.session_id === viewerSession);
     expect(row).toMatchObject({ user_id: viewer.id, email: viewer.email, full_name: 'Test viewer' });
-    await terminateSession(adminClient, viewerSession);
+    expect(await terminateBrowserSessions(adminClient, viewerSession)).toBeGreaterThanOrEqual(1);
     expect((await listMemberSessions(adminClient, seed.scalePro)).some((s) => s.session_id === viewerSession)).toBe(false);
     const { error } = await viewerClient.auth.getUser();
     expect(error?.status).toBeGreaterThanOrEqual(400);

@@ -2,7 +2,8 @@
  * The audit log lists the entries the app writes without a user and names their writer: a real delivery
  * through the webhook function (its post and the category it created) reads as the writing tool's, a post
  * the scheduled function published reads as the scheduler's, in the list an admin loads through the REST
- * API with their own token (as the Security tab and the Overview do) and in the CSV and JSON exports.
+ * API with their own token (as the Security tab and the Overview do) and in the CSV and JSON exports. The
+ * seed's own entries (its categories) read as the seed's, never as the writing tool's.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import publishScheduled from '../../netlify/functions/publish-scheduled.mts';
 import webhook from '../../netlify/functions/zimmwriter-webhook.mts';
 import { activitySentence } from '../../src/lib/back-office/activity-sentences.ts';
 import { auditCsvExport, auditJsonExport, listActivitySentences, RECENT_ACTIVITY, type AuditActivity } from '../../src/lib/back-office/audit.ts';
-import { seed, signedInClient } from './support/db-fixtures.ts';
+import { backend, seed, signedInClient } from './support/db-fixtures.ts';
 
 const since = new Date().toISOString();
 const run = Date.now().toString(36);
@@ -108,5 +109,28 @@ describe('a publication by the scheduler', () => {
     const row = auditCsvExport(activities, [], people).content.split('\r\n').find((line) => line.includes(`"post_published","blog_post","${postId}"`));
     expect(row).toMatch(/^"activity","[^"]+","Scheduler","post_published",/);
     expect(row).toContain(`"The scheduler published the post ""Audit log schedule ${run}""","scheduler",`);
+  });
+});
+
+describe("the seed's entries", () => {
+  it("read as the seed's, at an organization without a webhook too, and a client cannot claim that mark", async () => {
+    const evergreen = await signedInClient(seed.users.otherAdmin.email);
+    const { activities, people } = await listActivitySentences(evergreen, seed.evergreen, 100);
+    const seeded = activities.filter((entry) => entry.action === 'category_created' && entry.user_id === null);
+    expect(seeded.length).toBeGreaterThan(0);
+    for (const entry of seeded) {
+      expect(entry.details).toMatchObject({ via: 'seed' });
+      expect(activitySentence(entry, people)).toMatch(/^The demo data \(seed\) created the blog category "/);
+    }
+    // A member's own entry, sent with the operator's header, stays the member's and takes no mark.
+    const token = (await admin.auth.getSession()).data.session!.access_token;
+    const response = await fetch(`${backend.url}/rest/v1/user_activity_logs`, {
+      method: 'POST',
+      headers: { apikey: backend.anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-app-actor': 'operator' },
+      body: JSON.stringify({ user_id: seed.users.admin.id, organization_id: SCALE_PRO.id, action: 'admin_logout' }),
+    });
+    expect(response.status).toBe(201);
+    const own = must(await db.from('user_activity_logs').select('user_id, details').eq('user_id', seed.users.admin.id).eq('action', 'admin_logout').gte('created_at', since).order('created_at', { ascending: false }).limit(1), 'own entry');
+    expect(own[0]!.details).not.toHaveProperty('via');
   });
 });

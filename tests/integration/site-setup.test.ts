@@ -120,6 +120,14 @@ describe('npm run site:add', () => {
     expect((await service.from('site_rebuild_settings').select('build_hook_url').eq('organization_id', org.id).single()).data).toEqual({ build_hook_url: site.hook });
     // Its IndexNow key, which its site serves, with submissions on.
     expect((await service.from('indexnow_sites').select('key, enabled').eq('organization_id', org.id).single()).data).toMatchObject({ key: expect.stringMatching(/^[a-f0-9]{32}$/), enabled: true });
+    // The audit log names the operator's command as the writer of what it did (not "Someone", not the writing tool).
+    const logged = (await service.from('user_activity_logs').select('action, user_id, details').eq('organization_id', org.id)).data!;
+    expect(logged.map((entry) => entry.action)).toContain('publishing_queue_changed');
+    for (const entry of logged) {
+      expect(entry.user_id, entry.action).toBeNull();
+      expect(entry.details, entry.action).toMatchObject({ via: 'operator' });
+      expect(entry.details, entry.action).not.toHaveProperty('by_server');
+    }
 
     const invitations = (await service.from('user_invitations').select('email, role, invited_by, used_at, token_hash').eq('organization_id', org.id)).data!;
     expect(invitations).toHaveLength(1);

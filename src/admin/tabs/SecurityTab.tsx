@@ -32,10 +32,15 @@ function download(filename: string, content: string, type: string) {
 
 /**
  * One activity of the list: its sentence and time, then the raw action as a badge coloured by kind and what
- * it was about (resource type and title, name or short id). The whole entry opens its detail.
+ * it was about (resource type and its title or name). The whole entry opens its detail.
  */
-function ActivityRow({ entry, people, onOpen }: { entry: AuditActivity; people: People; onOpen: (entry: AuditActivity) => void }) {
-  const resource = activityResource(entry, people);
+function ActivityRow({ entry, people, organizations, onOpen }: {
+  entry: AuditActivity;
+  people: People;
+  organizations: ReadonlyMap<string, string>;
+  onOpen: (entry: AuditActivity) => void;
+}) {
+  const resource = activityResource(entry, people, organizations);
   return (
     <li data-testid="audit-activity">
       <button
@@ -94,6 +99,7 @@ export default function SecurityTab({ user, organization }: AdminTabProps) {
   };
 
   const stats = data ? auditStats(data.activities, data.logins) : null;
+  const organizationNames = new Map([[organization.id, organization.name]]);
   const shown = data ? searchAudit(data.activities, data.logins, search, data.people) : null;
 
   return (
@@ -127,7 +133,7 @@ export default function SecurityTab({ user, organization }: AdminTabProps) {
               <div className="max-h-96 overflow-y-auto" tabIndex={0} role="region" aria-label="User Activities list">
                 {shown.activities.length === 0 ? <EmptyState title="No activities found" /> : (
                   <ul className="divide-y divide-border">
-                    {shown.activities.map((a) => <ActivityRow key={a.id} entry={a} people={data.people} onOpen={setOpened} />)}
+                    {shown.activities.map((a) => <ActivityRow key={a.id} entry={a} people={data.people} organizations={organizationNames} onOpen={setOpened} />)}
                   </ul>
                 )}
               </div>

@@ -8,8 +8,8 @@ import { EmptyState, ErrorState } from '../components/ui/EmptyState';
 import { RelativeTime } from '../components/ui/RelativeTime';
 import { Skeleton } from '../components/ui/Skeleton';
 import {
-  groupSessionsByUser, listMemberSessions, sessionCountText, sessionIdOfAccessToken, sessionStatus, terminateSession,
-  type MemberSession, type SessionGroup,
+  groupSessionsByUser, listMemberSessions, sessionCountText, sessionIdOfAccessToken, sessionStatus, terminateBrowserSessions,
+  type BrowserSessions, type MemberSession, type SessionGroup,
 } from '../../lib/back-office/sessions';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { describeUserAgent } from '../../lib/back-office/user-agent';
@@ -26,10 +26,15 @@ async function currentSessionId(): Promise<string | null> {
 
 const personLabel = (person: { full_name: string | null; email: string }) => person.full_name || person.email;
 
-/** One session as a card: device, where from, since when; the action stays reachable on a phone. */
-function SessionCard({ session, current, onEnd }: { session: MemberSession; current: boolean; onEnd: () => void }) {
+/**
+ * One browser of one person as a card: device, where from, since when (its sign-ins counted when there are
+ * several); the action stays reachable on a phone.
+ */
+function BrowserCard({ browser, current, onEnd }: { browser: BrowserSessions; current: boolean; onEnd: () => void }) {
+  const session = browser.latest;
   const status = sessionStatus(session);
   const device = describeUserAgent(session.user_agent);
+  const signIns = browser.sessions.length;
   return (
     <li
       data-session-id={session.session_id}
@@ -48,9 +53,15 @@ function SessionCard({ session, current, onEnd }: { session: MemberSession; curr
             <dd className="font-mono break-all">{session.ip ?? 'unknown'}</dd>
           </div>
           <div className="flex gap-1">
-            <dt>Started</dt>
-            <dd><RelativeTime date={session.created_at} /></dd>
+            <dt>{signIns > 1 ? 'First sign-in' : 'Started'}</dt>
+            <dd><RelativeTime date={browser.firstSignIn} /></dd>
           </div>
+          {signIns > 1 && (
+            <div className="flex gap-1">
+              <dt>Sign-ins</dt>
+              <dd>{signIns}</dd>
+            </div>
+          )}
           <div className="flex gap-1">
             <dt>Last activity</dt>
             <dd><RelativeTime date={session.last_activity} /></dd>
@@ -76,9 +87,9 @@ function SessionCard({ session, current, onEnd }: { session: MemberSession; curr
   );
 }
 
-/** One person and their sessions. */
+/** One person and their browsers. */
 function SessionGroupSection({ group, currentSessionId, onEnd }: { group: SessionGroup; currentSessionId: string | null; onEnd: (s: MemberSession) => void }) {
-  const count = group.sessions.length;
+  const count = group.browsers.length;
   return (
     <section aria-label={`Sessions of ${personLabel(group)}`} data-testid="session-group" className="space-y-2">
       <div className="flex flex-wrap items-baseline gap-x-2">
@@ -87,8 +98,13 @@ function SessionGroupSection({ group, currentSessionId, onEnd }: { group: Sessio
         <span className="text-sm text-muted-foreground">· {count} {count === 1 ? 'session' : 'sessions'}</span>
       </div>
       <ul className="space-y-2">
-        {group.sessions.map((session) => (
-          <SessionCard key={session.session_id} session={session} current={session.session_id === currentSessionId} onEnd={() => onEnd(session)} />
+        {group.browsers.map((browser) => (
+          <BrowserCard
+            key={browser.latest.session_id}
+            browser={browser}
+            current={browser.latest.session_id === currentSessionId}
+            onEnd={() => onEnd(browser.latest)}
+          />
         ))}
       </ul>
     </section>
@@ -96,8 +112,9 @@ function SessionGroupSection({ group, currentSessionId, onEnd }: { group: Sessio
 }
 
 /**
- * Sessions: the organization's live sessions grouped by person, this device marked, each endable after a
- * confirmation. Ending this device's session signs you out.
+ * Sessions: the organization's live sessions grouped by person, one entry per browser (a person's repeated
+ * sign-ins in one browser are one session to them), this device marked, each endable after a confirmation
+ * (every sign-in of that browser ends). Ending this device's signs you out.
  */
 export default function SessionsTab({ organization }: AdminTabProps) {
   const load = useLoad(async () => {
@@ -116,7 +133,7 @@ export default function SessionsTab({ organization }: AdminTabProps) {
     if (!pending) return;
     setBusy(true);
     try {
-      await terminateSession(supabaseBrowser(), pending.session_id);
+      await terminateBrowserSessions(supabaseBrowser(), pending.session_id);
       if (endingOwn) {
         // This browser's session is gone on the server: clear it here too and leave for the sign-in page.
         await signOut();
@@ -135,6 +152,7 @@ export default function SessionsTab({ organization }: AdminTabProps) {
   }
 
   const groups = shown ? groupSessionsByUser(shown.sessions, shown.currentSessionId) : [];
+  const browserCount = groups.reduce((sum, group) => sum + group.browsers.length, 0);
 
   return (
     <Card>
@@ -153,7 +171,7 @@ export default function SessionsTab({ organization }: AdminTabProps) {
       : (
         <>
           <p className="mb-4 text-sm text-muted-foreground" aria-live="polite">
-            {sessionCountText(shown.sessions.length)}
+            {sessionCountText(browserCount)}
             {groups.length > 0 && ` · ${groups.length} ${groups.length === 1 ? 'person' : 'people'}`}
           </p>
           {groups.length === 0 ? (

@@ -4,8 +4,9 @@
  * Pure functions: the Security tab, the Overview's recent activity and the exports share them.
  *
  * An entry without a user was written by the app itself: the database logs the writing tool's deliveries
- * (ZimmWriter) and the scheduler's publications with details.via ('webhook' or 'schedule'), and a category a
- * delivery created with details.by_server. Those entries name the writing tool or the scheduler. A post a
+ * (ZimmWriter) and the scheduler's publications with details.via ('webhook' or 'schedule'), what the seed and
+ * the operator's `site:add` made with details.via ('seed' or 'operator'), and a category an older delivery
+ * created with details.by_server alone. Those entries name their writer. A post a
  * publishing tool sent through the WordPress API is its member's entry, with details.application_password.
  */
 
@@ -36,13 +37,18 @@ export function personName(person: Person | null | undefined): string | null {
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value.trim() : null);
 
-/** Who wrote an entry: a member, the writing tool, the scheduler, or nobody known (a deleted account). */
-export type ActorKind = 'user' | 'writing_tool' | 'scheduler' | 'unknown';
+/**
+ * Who wrote an entry: a member, the writing tool, the scheduler, the seed, the operator's command, or nobody
+ * known (a deleted account).
+ */
+export type ActorKind = 'user' | 'writing_tool' | 'scheduler' | 'seed' | 'operator' | 'unknown';
 
 /** The app's own writers: their name in lists and exports, and as the subject of a sentence. */
 const APP_ACTORS = {
   writing_tool: { name: 'ZimmWriter (writing tool)', subject: 'ZimmWriter (writing tool)' },
   scheduler: { name: 'Scheduler', subject: 'The scheduler' },
+  seed: { name: 'Demo data (seed)', subject: 'The demo data (seed)' },
+  operator: { name: 'Operator (site:add)', subject: 'The operator (site:add)' },
 } as const satisfies Record<string, { name: string; subject: string }>;
 
 /** The actor of an entry as the screens and exports name it. */
@@ -56,14 +62,16 @@ export interface Actor {
 
 /**
  * Which of the app's writers wrote an entry that has no user: details.via says so for the writing tool's
- * deliveries ('webhook') and the scheduler ('schedule'); details.by_server marks a category created by a
- * delivery (the only server work on categories). Null for an entry with a user or without either mark.
+ * deliveries ('webhook'), the scheduler ('schedule'), the seed ('seed') and the operator's command
+ * ('operator'); details.by_server alone marks a category an older delivery created. Null for an entry with a
+ * user or without either mark.
  */
 export function appActor(entry: Pick<ActivityEntry, 'user_id' | 'details'>): Exclude<ActorKind, 'user' | 'unknown'> | null {
   if (entry.user_id) return null;
   const via = text(entry.details?.via);
   if (via === 'webhook') return 'writing_tool';
   if (via === 'schedule') return 'scheduler';
+  if (via === 'seed' || via === 'operator') return via;
   return entry.details?.by_server === true ? 'writing_tool' : null;
 }
 
@@ -196,7 +204,10 @@ const SENTENCES: Record<string, (s: Sentence, action: string) => string> = {
   admin_logout: (s) => `${s.actor} signed out`,
   admin_dashboard_access: (s) => `${s.actor} opened the dashboard`,
   password_changed: (s) => `${s.actor} changed their password`,
-  session_terminated: (s) => `${s.actor} ended ${s.targetPossessive} session`,
+  session_terminated: (s) => {
+    const count = s.details.sessions;
+    return typeof count === 'number' && count > 1 ? `${s.actor} ended ${s.targetPossessive} ${count} sessions in one browser` : `${s.actor} ended ${s.targetPossessive} session`;
+  },
   application_password_created: (s) => `${s.actor} made the application password ${s.quoted('name', 'for a publishing tool')}`,
   application_password_revoked: (s) => `${s.actor} revoked ${s.targetPossessive} application password ${s.quoted('name', 'for a publishing tool')}`,
 

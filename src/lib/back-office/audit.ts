@@ -8,6 +8,7 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { activitySentence, entryActor, mentionedUserIds, personName, type People, type Person } from './activity-sentences';
+import { describeUserAgent } from './user-agent';
 
 /** Page sizes of the audit log: activities, and sign-in attempts. */
 export const ACTIVITY_PAGE = 100;
@@ -125,18 +126,29 @@ export function actionBadgeVariant(action: string): (typeof ACTION_KIND_BADGE)[A
 export interface ActivityResource {
   /** `blog post`, `media`, `user`… */
   type: string;
-  /** The title or name the entry recorded, the user's name for a user, else the id's first 8 characters; null without either. */
+  /**
+   * The title or name the entry recorded, the user's name for a user, the organization's name, a session's
+   * browser; null when none is known (the id itself is in the entry's detail, not in the list).
+   */
   label: string | null;
 }
 
-/** The resource of an entry, or null when it names none. */
-export function activityResource(entry: Pick<AuditActivity, 'resource_type' | 'resource_id' | 'details'>, people: People = new Map()): ActivityResource | null {
+/** The resource of an entry, or null when it names none. `organizations` names the organizations by id. */
+export function activityResource(
+  entry: Pick<AuditActivity, 'resource_type' | 'resource_id' | 'details'>,
+  people: People = new Map(),
+  organizations: ReadonlyMap<string, string> = new Map(),
+): ActivityResource | null {
   if (!entry.resource_type) return null;
   const d = entry.details ?? {};
   const recorded = [d.title, d.name, d.file_name, d.full_name, d.email].find((value): value is string => typeof value === 'string' && value.trim() !== '');
-  const person = entry.resource_type === 'user' && entry.resource_id ? personName(people.get(entry.resource_id)) : null;
-  const label = person ?? recorded?.trim() ?? entry.resource_id?.slice(0, 8) ?? null;
-  return { type: entry.resource_type.replace(/_/g, ' '), label };
+  const id = entry.resource_id;
+  const named =
+    entry.resource_type === 'user' && id ? personName(people.get(id))
+    : entry.resource_type === 'organization' && id ? (organizations.get(id) ?? null)
+    : entry.resource_type === 'session' && typeof d.user_agent === 'string' ? describeUserAgent(d.user_agent)
+    : null;
+  return { type: entry.resource_type.replace(/_/g, ' '), label: named ?? recorded?.trim() ?? null };
 }
 
 /** The four cards; Active Users counts distinct users among the loaded activities. */
@@ -204,14 +216,15 @@ export function csvCell(value: unknown): string {
  * The CSV export: one row per activity and per login attempt, `audit-log-{date}.csv`. The sentence, the
  * actor's id and the details come after the original columns, so sheets built on those keep working. An
  * entry of the app's own (no user) names its writer in the user columns: `email` holds its name
- * ("ZimmWriter (writing tool)", "Scheduler") and `user_id` its type (writing_tool, scheduler).
+ * ("ZimmWriter (writing tool)", "Scheduler", "Operator (site:add)") and `user_id` its type (writing_tool,
+ * scheduler, seed, operator).
  */
 export function auditCsvExport(activities: readonly AuditActivity[], logins: readonly LoginAttempt[], people: People = new Map(), now = new Date()) {
   const header = ['type', 'created_at', 'email', 'action_or_result', 'resource_type', 'resource_id', 'failure_reason', 'ip_address', 'summary', 'user_id', 'details'];
   const rows = [
     ...activities.map((a) => {
       const actor = entryActor(a, people);
-      const app = actor.kind === 'writing_tool' || actor.kind === 'scheduler';
+      const app = actor.kind !== 'user' && actor.kind !== 'unknown';
       const email = app ? actor.name : (a.profiles?.email ?? actor.email ?? '');
       return ['activity', a.created_at, email, a.action, a.resource_type, a.resource_id, '', '', activitySentence(a, people), a.user_id ?? (app ? actor.kind : ''), a.details];
     }),

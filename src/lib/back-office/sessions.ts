@@ -1,8 +1,10 @@
 /**
  * The Sessions tab's data: the live sessions of an organization's members (`list_organization_sessions`,
  * read from Supabase Auth's own sessions, their last activity the latest of sign-in, token refresh and the back
- * office's own note of use, `noteSessionActivity`) and ending one at once (`terminate_session`, which deletes the
- * session and its refresh tokens, so the user's next request is refused).
+ * office's own note of use, `noteSessionActivity`), shown one entry per person and browser (every sign-in is its
+ * own Auth session, so a browser used for a while holds several), and ending a browser's sessions at once
+ * (`terminate_browser_sessions`, which deletes them and their refresh tokens, so that browser's next request is
+ * refused).
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 
@@ -29,10 +31,11 @@ export async function listMemberSessions(client: SupabaseClient, organizationId:
   return (data ?? []) as MemberSession[];
 }
 
-/** Ends a session at once. */
-export async function terminateSession(client: SupabaseClient, sessionId: string): Promise<void> {
-  const { error } = await client.rpc('terminate_session', { p_session_id: sessionId });
-  if (error) throw new Error(`Terminating session ${sessionId} failed: ${error.message}`);
+/** Ends a session and the same person's other sessions in that browser, at once; gives how many ended. */
+export async function terminateBrowserSessions(client: SupabaseClient, sessionId: string): Promise<number> {
+  const { data, error } = await client.rpc('terminate_browser_sessions', { p_session_id: sessionId });
+  if (error) throw new Error(`Terminating the sessions of ${sessionId}'s browser failed: ${error.message}`);
+  return data as number;
 }
 
 /**
@@ -72,31 +75,55 @@ export function sessionIdOfAccessToken(token: string | null | undefined): string
   }
 }
 
-/** One person's sessions in the Sessions list. */
+/**
+ * One browser of one person: its sessions (the same user agent), the latest first. The entry shows the latest
+ * (its address, last activity, expiry) and when the browser first signed in.
+ */
+export interface BrowserSessions {
+  /** The latest session: the one the entry shows and ends (with the others). */
+  latest: MemberSession;
+  sessions: MemberSession[];
+  /** The earliest sign-in of these sessions. */
+  firstSignIn: string;
+}
+
+/** One person's browsers in the Sessions list. */
 export interface SessionGroup {
   user_id: string;
   full_name: string | null;
   email: string;
-  /** This device's session first, then most recently active first. */
-  sessions: MemberSession[];
+  /** This device's browser first, then most recently active first. */
+  browsers: BrowserSessions[];
 }
 
 /**
- * The sessions grouped by person: the group holding `currentSessionId` (you) first, then people by their
- * most recent activity.
+ * The sessions grouped by person, and within a person by browser (the same user agent): the group holding
+ * `currentSessionId` (you) first, then people by their most recent activity. A browser holding
+ * `currentSessionId` shows that session as its latest, since it is the one in use here.
  */
 export function groupSessionsByUser(sessions: readonly MemberSession[], currentSessionId: string | null): SessionGroup[] {
   const latest = (s: MemberSession) => Date.parse(s.last_activity);
-  const groups = new Map<string, SessionGroup>();
-  for (const session of sessions) {
-    const group = groups.get(session.user_id) ?? { user_id: session.user_id, full_name: session.full_name, email: session.email, sessions: [] };
-    group.sessions.push(session);
-    groups.set(session.user_id, group);
-  }
   const isCurrent = (s: MemberSession) => s.session_id === currentSessionId;
-  for (const group of groups.values()) {
-    group.sessions.sort((a, b) => Number(isCurrent(b)) - Number(isCurrent(a)) || latest(b) - latest(a));
+  const people = new Map<string, { group: SessionGroup; byAgent: Map<string, MemberSession[]> }>();
+  for (const session of sessions) {
+    const person = people.get(session.user_id) ?? {
+      group: { user_id: session.user_id, full_name: session.full_name, email: session.email, browsers: [] },
+      byAgent: new Map<string, MemberSession[]>(),
+    };
+    const agent = session.user_agent ?? '';
+    person.byAgent.set(agent, [...(person.byAgent.get(agent) ?? []), session]);
+    people.set(session.user_id, person);
   }
-  const newest = (g: SessionGroup) => Math.max(...g.sessions.map(latest));
-  return [...groups.values()].sort((a, b) => Number(b.sessions.some(isCurrent)) - Number(a.sessions.some(isCurrent)) || newest(b) - newest(a));
+  const groups = [...people.values()].map(({ group, byAgent }) => {
+    group.browsers = [...byAgent.values()].map((list) => {
+      const ordered = [...list].sort((a, b) => Number(isCurrent(b)) - Number(isCurrent(a)) || latest(b) - latest(a));
+      const firstSignIn = list.map((s) => s.created_at).reduce((a, b) => (Date.parse(a) <= Date.parse(b) ? a : b));
+      return { latest: ordered[0]!, sessions: ordered, firstSignIn };
+    });
+    group.browsers.sort((a, b) => Number(isCurrent(b.latest)) - Number(isCurrent(a.latest)) || latest(b.latest) - latest(a.latest));
+    return group;
+  });
+  const newest = (g: SessionGroup) => Math.max(...g.browsers.map((b) => latest(b.latest)));
+  const holdsCurrent = (g: SessionGroup) => Number(g.browsers.some((b) => isCurrent(b.latest)));
+  return groups.sort((a, b) => holdsCurrent(b) - holdsCurrent(a) || newest(b) - newest(a));
 }

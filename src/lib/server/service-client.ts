@@ -6,8 +6,11 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { backendClient } from './backend.ts';
 import { serviceSupabaseConfig } from './service-config.ts';
 
-/** A fresh service-role client for one request; no session is kept. */
-export function serviceClient(env: Record<string, string | undefined> = process.env): SupabaseClient {
+/**
+ * A fresh service-role client for one request; no session is kept. `actor: 'operator'` is for the operator's
+ * commands (site:add): the audit log names the operator as the writer of the entries its calls make.
+ */
+export function serviceClient(env: Record<string, string | undefined> = process.env, { actor }: { actor?: 'operator' } = {}): SupabaseClient {
   const { url, serviceRoleKey } = serviceSupabaseConfig(env);
-  return backendClient(url, serviceRoleKey);
+  return backendClient(url, serviceRoleKey, actor ? { 'x-app-actor': actor } : {});
 }

@@ -97,6 +97,14 @@ describe('activitySentence', () => {
     expect(activitySentence(viaWebhook, people)).toBe('ZimmWriter (writing tool) created the blog category "Seo Tips"');
   });
 
+  it('names the seed and the operator for what they made, not the writing tool or "Someone"', () => {
+    const seeded = entry('category_created', { user_id: null, profiles: null, details: { name: 'SEO', via: 'seed' } });
+    expect(activitySentence(seeded, people)).toBe('The demo data (seed) created the blog category "SEO"');
+    const operated = entry('publishing_queue_changed', { user_id: null, profiles: null, details: { via: 'operator', to: { posts_per_day: 3 } } });
+    expect(activitySentence(operated, people)).toBe('The operator (site:add) set the publishing queue to 3 posts a day');
+    expect(entryActor(operated)).toEqual({ kind: 'operator', name: 'Operator (site:add)', email: null });
+  });
+
   it('reads an unknown action from its code', () => {
     expect(activitySentence(entry('some_action'), people)).toBe('Alex Morgan did something: some_action');
     // Inherited object keys are not actions.

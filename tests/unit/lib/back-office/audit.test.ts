@@ -135,15 +135,23 @@ describe('action badges', () => {
 describe('activityResource', () => {
   const people = new Map([['a0000000-0000-4000-8000-000000000002', { email: 'jordan@x.test', full_name: 'Jordan Lee' }]]);
 
-  it('names the resource by its recorded title or name, a user by their name, else by a short id', () => {
+  it('names the resource by its recorded title or name, a user, an organization and a session by name, never by an id', () => {
     expect(activityResource(activity({ resource_type: 'blog_post', resource_id: '40000000-0000-4000-8000-000000000001', details: { title: 'Hello' } })))
       .toEqual({ type: 'blog post', label: 'Hello' });
     expect(activityResource(activity({ resource_type: 'media', resource_id: 'm1', details: { file_name: 'team.jpg' } }))).toEqual({ type: 'media', label: 'team.jpg' });
     expect(activityResource(activity({ resource_type: 'user', resource_id: 'a0000000-0000-4000-8000-000000000002', details: { full_name: 'Old Name' } }), people))
       .toEqual({ type: 'user', label: 'Jordan Lee' });
-    expect(activityResource(activity({ resource_type: 'organization', resource_id: '10000000-0000-4000-8000-000000000001' })))
-      .toEqual({ type: 'organization', label: '10000000' });
+    const organizations = new Map([['10000000-0000-4000-8000-000000000001', 'ScalePro Digital']]);
+    expect(activityResource(activity({ resource_type: 'organization', resource_id: '10000000-0000-4000-8000-000000000001' }), people, organizations))
+      .toEqual({ type: 'organization', label: 'ScalePro Digital' });
+    const chrome = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+    expect(activityResource(activity({ resource_type: 'session', resource_id: 's1', details: { full_name: 'Jordan Lee', user_agent: chrome } })))
+      .toEqual({ type: 'session', label: 'Chrome 131 on Windows' });
     expect(activityResource(activity({ resource_type: 'user', resource_id: null }))).toEqual({ type: 'user', label: null });
+    // An organization the reader cannot name, or a resource with nothing recorded: the type alone, no id fragment.
+    expect(activityResource(activity({ resource_type: 'organization', resource_id: '10000000-0000-4000-8000-000000000009' }), people, organizations))
+      .toEqual({ type: 'organization', label: null });
+    expect(activityResource(activity({ resource_type: 'webhook', resource_id: '50000000-0000-4000-8000-000000000001' }))).toEqual({ type: 'webhook', label: null });
   });
 
   it('is null for an entry about no resource', () => {
