@@ -10,7 +10,7 @@ export const PLACEHOLDER_IMAGE = '/images/blog-placeholder.svg';
 /**
  * Display default for a post without a category, shared by the public pages and the back office's previews.
  * The database files every post under a category (its default is "Uncategorized"); UNCATEGORIZED names posts of
- * snapshots read before that, and posts whose category still waits for review (not shown to visitors).
+ * snapshots read before that. A post whose category still waits for review shows no category at all.
  */
 export const UNCATEGORIZED = 'Uncategorized';
 
@@ -44,7 +44,8 @@ export interface PostCardData {
   picture?: ProcessedPicture | null;
   /** The featured image's alt text (Media Library); empty: decorative, the card's title says it. */
   imageAlt?: string;
-  categoryName: string;
+  /** Null while the post's category waits for review: no badge. */
+  categoryName: string | null;
   /** Null for uncategorized posts (no category page to link). */
   categorySlug: string | null;
   /** ISO date. */

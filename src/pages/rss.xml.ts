@@ -25,7 +25,7 @@ export const GET: APIRoute = async ({ site }) => {
       pubDate: new Date(post.date),
       description: post.metaDescription,
       author: post.author.name,
-      categories: [post.categoryName, ...post.tags],
+      categories: [...(post.categoryName ? [post.categoryName] : []), ...post.tags],
     })),
     customData: '<language>en-us</language>',
     // Links as the site writes them (no trailing slash), matching canonical URLs and the sitemap.

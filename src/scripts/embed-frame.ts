@@ -12,17 +12,26 @@ export const EMBED_PATIENCE_MS = 8000;
  * Watches `frame` inside `box` (which holds `[data-embed-fallback]` and maybe `[data-loading]`). The fallback
  * shows when the provider's script cannot be fetched (the provider is unreachable: a frame's `load` fires even
  * for the browser's error page, so it proves nothing), or when the frame has not loaded within
- * EMBED_PATIENCE_MS; a frame that loads after a slow start hides it again. Returns a function that stops watching.
+ * EMBED_PATIENCE_MS; a frame that loads after a slow start hides it again. While it shows, the frame is hidden
+ * (its error page is white, whatever the theme) and the box carries `data-fallback`, which its styles use to fit
+ * the fallback rather than keep the frame's height. Returns a function that stops watching.
  */
 export function watchEmbed(box: HTMLElement, frame: HTMLIFrameElement): () => void {
   const fallback = box.querySelector<HTMLElement>('[data-embed-fallback]');
   let unreachable = false;
-  const show = () => fallback && (fallback.hidden = false);
+  const toggle = (shown: boolean) => {
+    if (!fallback) return;
+    fallback.hidden = !shown;
+    frame.hidden = shown;
+    box.toggleAttribute('data-fallback', shown);
+    if (shown) box.querySelector('[data-loading]')?.remove();
+  };
+  const show = () => toggle(true);
   const timer = setTimeout(show, EMBED_PATIENCE_MS);
   const loaded = () => {
     clearTimeout(timer);
     box.querySelector('[data-loading]')?.remove();
-    if (fallback && !unreachable) fallback.hidden = true;
+    if (!unreachable) toggle(false);
   };
   if (frame.dataset.loaded === 'true') loaded();
   else frame.addEventListener('load', loaded, { once: true });
@@ -35,6 +44,6 @@ export function watchEmbed(box: HTMLElement, frame: HTMLIFrameElement): () => vo
   return () => {
     clearTimeout(timer);
     frame.removeEventListener('load', loaded);
-    if (fallback) fallback.hidden = true;
+    toggle(false);
   };
 }

@@ -207,3 +207,39 @@ test('an older revision is previewed and comes back; unsaved work survives a rel
   await page.getByRole('link', { name: 'Posts', exact: true }).click();
   await expect(page).toHaveURL(/\/admin\/blog\/?$/);
 });
+
+test('an open editor learns that the scheduler published its post, refuses to overwrite it, and goes on from the latest version', async ({ page }) => {
+  const editor = await signInAsEditor(page);
+  const slug = `${marker}-stale`;
+  const at = new Date(Date.now() + 3_600_000).toISOString();
+  const { data: post } = await service
+    .from('blog_posts')
+    .insert({ organization_id: SCALE_PRO_ID, author_id: editor.id, title: `${marker} stale`, slug, content: '<p>Scheduled body.</p>', content_source: 'Scheduled body.', content_format: 'markdown', status: 'scheduled', published_at: at })
+    .select('id')
+    .single();
+  await page.goto(`/admin/blog/edit/${post!.id}`);
+  await expect(page.getByRole('button', { name: 'Cancel schedule' })).toBeVisible();
+  await page.getByLabel('Title *').fill(`${marker} stale, edited here`);
+
+  // The scheduler publishes it at its time while the editor is open; the editor hears of it on its next look.
+  await service.from('blog_posts').update({ status: 'published' }).eq('id', post!.id);
+  await page.waitForTimeout(2_100); // a return to the page reads again once the last read is 2 s old
+  await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+  const notice = page.getByRole('alert').filter({ hasText: 'This post changed since you opened it.' });
+  await expect(notice).toContainText('The scheduler published it at');
+
+  // A save would overwrite it: refused, and the post is as the scheduler left it.
+  await page.getByRole('button', { name: 'Update', exact: true }).click();
+  await expect(notifications(page)).toContainText('This post was changed elsewhere since you opened it.');
+  expect(await postRow(slug)).toMatchObject({ status: 'published', title: `${marker} stale` });
+
+  // The latest version, with the unsaved title back over it: a published post's actions now.
+  await notice.getByRole('button', { name: 'Load the latest version' }).click();
+  await expect(notice).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Unpublish' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Cancel schedule' })).toHaveCount(0);
+  await expect(page.getByLabel('Title *')).toHaveValue(`${marker} stale, edited here`);
+  await page.getByRole('button', { name: 'Update', exact: true }).click();
+  await expect(notifications(page)).toContainText('Post updated');
+  expect(await postRow(slug)).toMatchObject({ status: 'published', title: `${marker} stale, edited here` });
+});

@@ -79,3 +79,19 @@ test("the writing tool's entries show in the Security list and the CSV, named as
     await service.from('site_rebuild_requests').delete().eq('organization_id', SCALE_PRO_ID).gte('requested_at', since);
   }
 });
+
+test('the Security list names what an entry is about: an organization by its name, never by an id', async ({ page }) => {
+  const { data: entry } = await service
+    .from('user_activity_logs')
+    .insert({ user_id: '20000000-0000-4000-8000-000000000001', organization_id: SCALE_PRO_ID, action: 'publishing_queue_changed', resource_type: 'organization', resource_id: SCALE_PRO_ID, details: { to: { posts_per_day: 7 } } })
+    .select('id')
+    .single();
+  try {
+    await signInAsAdmin(page);
+    await page.goto('/admin?tab=security');
+    const row = page.getByTestId('audit-activity').filter({ hasText: 'Alex Morgan set the publishing queue to 7 posts a day' });
+    await expect(row.getByTestId('audit-resource')).toHaveText('organization: Scale Pro Marketing');
+  } finally {
+    await service.from('user_activity_logs').delete().eq('id', entry!.id);
+  }
+});

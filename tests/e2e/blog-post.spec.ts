@@ -17,6 +17,16 @@ test('a post page shows the article, its author, tags and related posts', async 
   await expect(aside.getByRole('heading', { name: 'More from SEO Strategies' })).toBeVisible();
   const related = page.getByRole('region', { name: 'Related Articles' });
   await expect(related.getByRole('article')).toHaveCount(2);
+  // On a wide screen the aside stands beside the article, from its top.
+  const box = async (locator: typeof article) => (await locator.boundingBox())!;
+  expect((await box(aside)).x).toBeGreaterThan((await box(article)).x + (await box(article)).width);
+  expect(Math.abs((await box(aside)).y - (await box(article)).y)).toBeLessThan(80);
+  // On a phone the author and the newsletter follow the article, before Related Articles.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const articleBottom = (await box(article)).y + (await box(article)).height;
+  expect((await box(aside)).y).toBeGreaterThan(articleBottom);
+  expect((await box(related)).y).toBeGreaterThan((await box(aside)).y + (await box(aside)).height);
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   await page.getByRole('list', { name: 'Tags' }).getByRole('link', { name: 'Google', exact: true }).click();
   await expect(page).toHaveURL(/\/blog\/tag\/google$/);

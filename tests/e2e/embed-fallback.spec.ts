@@ -31,6 +31,12 @@ const providerSlow = (page: Page) =>
 async function expectFallback(page: Page, box: ReturnType<Page['locator']>, what: string, url: string) {
   const fallback = box.locator('[data-embed-fallback]');
   await expect(fallback).toBeVisible();
+  // In place of the frame (whose error page is white in either theme), and the box fits it: no tall empty box.
+  await expect(box.locator('iframe')).toBeHidden();
+  const frameBox = box.locator('[data-fallback]').or(box.and(page.locator('[data-fallback]')));
+  const { height: boxHeight } = (await frameBox.boundingBox())!;
+  const { height: fallbackHeight } = (await fallback.boundingBox())!;
+  expect(boxHeight).toBeLessThan(fallbackHeight + 60);
   await expect(fallback).toContainText(`The ${what} is taking longer than usual to load.`);
   await expect(fallback.getByRole('link', { name: `Open the ${what}` })).toHaveAttribute('href', url);
   if (what === 'contact form') {

@@ -10,6 +10,7 @@ import {
   deletePost,
   getPost,
   listPosts,
+  PostChangedError,
   POSTS_PAGE_SIZE,
   savePost,
   SLUG_TAKEN_MESSAGE,
@@ -101,6 +102,24 @@ describe('saving posts', () => {
     const mine = await savePost(editor, asEditor, draft());
     await expect(savePost(viewer, { ...asEditor, id: mine.id }, draft({ title: 'hijack' }))).rejects.toThrow(/permission/);
     expect((await getPost(editor, seed.scalePro, mine.id))?.title).toBe(`Test post ${marker}`);
+  });
+
+  it('writes only over the version the editor opened: a change made elsewhere is not overwritten', async () => {
+    const opened = await savePost(editor, asEditor, draft({ status: 'scheduled', published_at: new Date(Date.now() + 3_600_000).toISOString() }));
+    // The scheduler (the server) publishes it meanwhile.
+    const live = await service.from('blog_posts').update({ status: 'published', published_at: new Date().toISOString() }).eq('id', opened.id).select('updated_at').single();
+    expect(live.error).toBeNull();
+    const stale = savePost(editor, { ...asEditor, id: opened.id, updatedAt: opened.updated_at }, draft({ title: 'Stale edit', status: 'scheduled', published_at: opened.published_at }));
+    await expect(stale).rejects.toBeInstanceOf(PostChangedError);
+    const refused = (await stale.catch((error: PostChangedError) => error)) as PostChangedError;
+    expect(refused.current).toMatchObject({ id: opened.id, status: 'published', updated_at: live.data!.updated_at });
+    const now = await getPost(editor, seed.scalePro, opened.id);
+    expect(now).toMatchObject({ status: 'published', title: `Test post ${marker}` });
+    // Saved over the version it now knows, the edit goes through.
+    const saved = await savePost(editor, { ...asEditor, id: opened.id, updatedAt: now!.updated_at }, draft({ title: 'Fresh edit', status: 'published', published_at: now!.published_at }));
+    expect(saved.title).toBe('Fresh edit');
+    // Dismissing a duplicate mark is not an edit: the version stays.
+    expect((await service.from('blog_posts').update({ duplicate_of: null }).eq('id', opened.id).select('updated_at').single()).data!.updated_at).toBe(saved.updated_at);
   });
 });
 

@@ -78,6 +78,11 @@ function EditorLoader({ access }: { access: BackOfficeAccess }) {
     void announceSave(post, title, siteChanged);
   }
 
+  /** The post changed elsewhere: the editor opens it as it is now (no save happened, so nothing to announce). */
+  function onReload(post: AdminPost) {
+    setSaved({ organizationId: post.organization_id, post, siteChanged: false, count: (mine?.count ?? 0) + 1 });
+  }
+
   return (
     <PostEditor
       key={`${access.organization.id}:${postId}:${mine?.count ?? 0}`}
@@ -87,6 +92,7 @@ function EditorLoader({ access }: { access: BackOfficeAccess }) {
       justSaved={mine !== null}
       showSiteStatus={mine?.siteChanged ?? false}
       onSaved={onSaved}
+      onReload={onReload}
     />
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { approveCategory, createCategory, deleteCategory, listCategories, listTags, mergeCategories, renameCategory, renameTag, TaxonomyError, TAXONOMY_MESSAGES } from '../../lib/back-office/blog-taxonomy';
+import { approvalMessage, approveCategory, createCategory, deleteCategory, listCategories, listTags, mergeCategories, renameCategory, renameTag, TaxonomyError, TAXONOMY_MESSAGES } from '../../lib/back-office/blog-taxonomy';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { toast } from '../../stores/toast';
 import { ButtonLink } from '../components/ui/Button';
@@ -76,7 +76,7 @@ function Taxonomy({ access }: { access: BackOfficeAccess }) {
             onApprove={(category) =>
               void change(async () => {
                 await approveCategory(supabaseBrowser(), category.id);
-                return `Category "${category.name}" approved: it is offered to visitors once it has a published post`;
+                return approvalMessage(category);
               })
             }
           />

@@ -24,7 +24,8 @@ export interface PostArticleData {
   featuredPicture?: ProcessedPicture | null;
   /** The featured image's alt text from the Media Library; empty: decorative. */
   featuredImageAlt?: string;
-  categoryName: string;
+  /** Null while the post's category waits for review: no badge. */
+  categoryName: string | null;
   /** The category page's slug; null for an uncategorized post, or when the slug is not known (a preview). */
   categorySlug: string | null;
   /** Whether the post has a category: an uncategorized post's badge is grey, a category's is the primary colour. */
@@ -74,7 +75,7 @@ export default function PostArticle({ post, searchCard, actions }: Props) {
           />
         </div>
         <div className="mt-6 flex flex-wrap items-center gap-x-4 gap-y-2 text-sm text-muted-foreground" data-pagefind-ignore="">
-          {post.categorySlug ? (
+          {post.categoryName === null ? null : post.categorySlug ? (
             <a href={categoryPath(post.categorySlug)} className={`${categoryBadge} bg-primary/10 text-primary hover:underline`}>
               {post.categoryName}
             </a>

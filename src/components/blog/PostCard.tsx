@@ -23,7 +23,7 @@ export default function PostCard({ post, headingLevel: Heading = 'h3' }: Props) 
       </a>
       <div className="flex flex-1 flex-col p-6">
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-muted-foreground">
-          {post.categorySlug ? (
+          {post.categoryName === null ? null : post.categorySlug ? (
             <a href={categoryPath(post.categorySlug)} className="rounded-full bg-primary/10 px-3 py-1 font-semibold text-primary hover:underline">
               {post.categoryName}
             </a>

@@ -7,6 +7,7 @@
  * Refusals reach the user as the messages below, never as the database's wording.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { countWords } from '../count-words.ts';
 import { slugify } from '../slug.ts';
 
 /** A category with how many posts (any status) it holds. */
@@ -17,6 +18,8 @@ export interface TaxonomyCategory {
   /** The organization's "Uncategorized": posts without a category land in it; it cannot be deleted. */
   is_default: boolean;
   post_count: number;
+  /** How many of its posts are published (visitors see a category once it has one). */
+  published_count: number;
   /**
    * Created by a writing-tool delivery from a name that matched no category: visitors are not offered it until
    * an editor approves it (approveCategory), renames it or merges it into another.
@@ -94,7 +97,7 @@ export function tagName(input: string): string {
 export async function listCategories(client: SupabaseClient, organizationId: string): Promise<TaxonomyCategory[]> {
   const { data, error } = await client
     .from('blog_category_counts')
-    .select('id, name, slug, is_default, post_count, needs_review')
+    .select('id, name, slug, is_default, post_count, published_count, needs_review')
     .eq('organization_id', organizationId)
     .order('is_default', { ascending: false })
     .order('name');
@@ -140,6 +143,16 @@ export async function approveCategory(client: SupabaseClient, categoryId: string
   const { data, error } = await client.from('blog_categories').update({ needs_review: false }).eq('id', categoryId).select('id');
   if (error) fail(error);
   if (!data?.length) throw new TaxonomyError(TAXONOMY_MESSAGES.categoryGone);
+}
+
+/**
+ * What an approval tells the editor: when visitors will see the category. With published posts, the approval
+ * has requested a rebuild and the category shows once it is live; without, once one of its posts is published.
+ */
+export function approvalMessage(category: Pick<TaxonomyCategory, 'name' | 'published_count'>): string {
+  return category.published_count > 0
+    ? `Category "${category.name}" approved: it shows on the site with its ${countWords(category.published_count, 'published post')} after the rebuild that starts now`
+    : `Category "${category.name}" approved: visitors see it once one of its posts is published`;
 }
 
 /** Merges the source category into the target; returns how many posts moved. */

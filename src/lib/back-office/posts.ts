@@ -149,6 +149,16 @@ export interface PostDraft {
 /** A save refused before or by the database, with the message to show. */
 export class PostSaveError extends Error {}
 
+/** The message of a save refused because the post changed since the editor opened it. */
+export const POST_CHANGED_MESSAGE = 'This post was changed elsewhere since you opened it. Load the latest version, then save again.';
+
+/** A save refused because the post changed elsewhere since the version the editor opened: `current` is the post now. */
+export class PostChangedError extends PostSaveError {
+  constructor(readonly current: AdminPost) {
+    super(POST_CHANGED_MESSAGE);
+  }
+}
+
 /** The message shown when the content holds nothing that survives sanitizing. */
 export const EMPTY_CONTENT_MESSAGE = 'The content has nothing left to show once unsafe markup is removed.';
 
@@ -170,27 +180,42 @@ export async function shapePost(post: PostInput): Promise<PostRow> {
   return { ...post, ...body, ...(post.queued ? { published_at: undefined } : { published_at: post.published_at ?? null }) };
 }
 
+/** Which post a save writes: a new one of the organization (no `id`), or `id` as of its version `updatedAt`. */
+export interface PostTarget {
+  id?: string;
+  organizationId: string;
+  authorId: string;
+  /** The version the editor opened: the update applies only while the post is still at it. */
+  updatedAt?: string;
+}
+
 /**
  * Step 3: creates (no `id`) or updates the organization's post under the user's session (RLS decides) and
- * returns it. A duplicate slug answers SLUG_TAKEN_MESSAGE; other failures carry the server's message.
+ * returns it. An update given `updatedAt` writes only over that version: a post changed elsewhere meanwhile
+ * throws PostChangedError with the post as it is now. A duplicate slug answers SLUG_TAKEN_MESSAGE; other
+ * failures carry the server's message.
  */
-export async function writePost(client: SupabaseClient, target: { id?: string; organizationId: string; authorId: string }, row: PostRow): Promise<AdminPost> {
-  const query = target.id
-    ? client.from('blog_posts').update(row).eq('id', target.id).eq('organization_id', target.organizationId)
-    : client.from('blog_posts').insert({ ...row, organization_id: target.organizationId, author_id: target.authorId });
+export async function writePost(client: SupabaseClient, target: PostTarget, row: PostRow): Promise<AdminPost> {
+  let query;
+  if (target.id) {
+    query = client.from('blog_posts').update(row).eq('id', target.id).eq('organization_id', target.organizationId);
+    if (target.updatedAt) query = query.eq('updated_at', target.updatedAt);
+  } else {
+    query = client.from('blog_posts').insert({ ...row, organization_id: target.organizationId, author_id: target.authorId });
+  }
   const { data, error } = await query.select(POST_COLUMNS).maybeSingle();
   if (error) throw new PostSaveError(error.code === '23505' ? SLUG_TAKEN_MESSAGE : error.message || SAVE_FAILED_MESSAGE);
+  if (!data && target.id && target.updatedAt) {
+    const current = await getPost(client, target.organizationId, target.id);
+    if (current && current.updated_at !== target.updatedAt) throw new PostChangedError(current);
+  }
   if (!data) throw new PostSaveError('You do not have permission to change this post.');
   sendDueRebuilds(client, target.organizationId);
   return data as unknown as AdminPost;
 }
 
 /** Validates, shapes and writes a post (steps 1 to 3). */
-export async function savePost(
-  client: SupabaseClient,
-  target: { id?: string; organizationId: string; authorId: string },
-  draft: PostDraft,
-): Promise<AdminPost> {
+export async function savePost(client: SupabaseClient, target: PostTarget, draft: PostDraft): Promise<AdminPost> {
   return writePost(client, target, await shapePost(validatePost(draft)));
 }
 

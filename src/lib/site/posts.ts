@@ -63,8 +63,11 @@ export interface BlogPost {
   html: string;
   categoryId: string | null;
   category: BlogCategory | null;
-  /** The category's name, or 'Uncategorized'. */
-  categoryName: string;
+  /**
+   * The category's name; 'Uncategorized' for a post without one; null while its category waits for an editor's
+   * review (visitors see no category rather than a wrong one, and the post is in no category's list).
+   */
+  categoryName: string | null;
   author: BlogAuthor;
   /** Tags that can have a page (at least one letter or digit), in the post's order. */
   tags: string[];
@@ -106,7 +109,7 @@ export interface Blog {
   /**
    * The categories visitors are offered (pills, sidebar, category pages, sitemap), by name: those with at least
    * one published post. A category still waiting for review is not read at all (readBlogRows): its posts show
-   * as uncategorized until an editor approves it.
+   * no category (and are in no category's list) until an editor approves it.
    */
   categories: BlogCategory[];
   redirects: BlogRedirect[];
@@ -170,7 +173,7 @@ export function toBlogPost(
     html,
     categoryId: category?.id ?? null,
     category,
-    categoryName: category?.name ?? UNCATEGORIZED,
+    categoryName: category?.name ?? (row.category_id ? null : UNCATEGORIZED),
     author: toBlogAuthor(row.author_id ? authors.get(row.author_id) : undefined, organization),
     tags: (row.tags ?? []).filter((tag) => tagSlug(tag) !== ''),
     featuredImage,

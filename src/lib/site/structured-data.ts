@@ -22,7 +22,7 @@ export function articleJsonLd(post: BlogPost, organization: Organization, site: 
     },
     publisher: { '@type': 'Organization', name: organization.name },
     mainEntityOfPage: { '@type': 'WebPage', '@id': url },
-    articleSection: post.categoryName,
+    ...(post.categoryName ? { articleSection: post.categoryName } : {}),
     keywords: post.tags.join(', '),
     url,
   };

@@ -55,3 +55,14 @@ describe('PostCard picture', () => {
     expect(html).not.toContain('unsplash');
   });
 });
+
+describe('PostCard category', () => {
+  it('links its category, names an uncategorized post, and shows no category while it waits for review', () => {
+    expect(renderToStaticMarkup(<PostCard post={CARD} />)).toMatch(/<a href="\/blog\/category\/seo"[^>]*>SEO<\/a>/);
+    expect(renderToStaticMarkup(<PostCard post={{ ...CARD, categoryName: 'Uncategorized', categorySlug: null }} />)).toContain('>Uncategorized</span>');
+    const underReview = renderToStaticMarkup(<PostCard post={{ ...CARD, categoryName: null, categorySlug: null }} />);
+    expect(underReview).not.toContain('Uncategorized');
+    expect(underReview).not.toContain('rounded-full bg-muted');
+    expect(underReview).toContain('3 min read');
+  });
+});

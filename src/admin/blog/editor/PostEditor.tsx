@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { listCategories, type TaxonomyCategory } from '../../../lib/back-office/blog-taxonomy';
 import { ACTION_LABELS, actionMessage, actionsFor, changesSite, formatPublicationTime, type PostAction } from '../../../lib/back-office/post-actions';
-import { autosaveKey } from '../../../lib/back-office/post-autosave';
+import { autosaveKey, writeAutosave } from '../../../lib/back-office/post-autosave';
 import type { AdminPost } from '../../../lib/back-office/posts';
 import { supabaseBrowser } from '../../../lib/back-office/supabase-browser';
 import { shapePostContent } from '../../../lib/post-content';
@@ -18,6 +18,7 @@ import { PostFields } from './PostFields';
 import { PostSiteStatus } from './PostSiteStatus';
 import { useKeptForm } from './use-kept-form';
 import { useLeaveGuard } from './use-leave-guard';
+import { usePostChanges } from './use-post-changes';
 import { usePostSave } from './use-post-save';
 import { useToastLift } from './use-toast-lift';
 
@@ -35,17 +36,21 @@ interface PostEditorProps {
   /** The last save changed what visitors see (an unpublished post shows when it leaves the site). */
   showSiteStatus: boolean;
   onSaved: (post: AdminPost, title: string, siteChanged: boolean) => void;
+  /** Opens the post as it is now (changed elsewhere); the unsaved changes come back over it, kept in this browser. */
+  onReload: (post: AdminPost) => void;
 }
 
 /**
  * The editor: the post's fields beside its preview, the actions its status allows, autosave and the leave
- * guard. On a phone the actions stay in a bar at the bottom of the screen, and the preview follows the fields.
+ * guard, and a notice when the post changed elsewhere since it opened (a save would not overwrite that: it is
+ * refused). On a phone the actions stay in a bar at the bottom of the screen, and the preview follows the fields.
  */
-export default function PostEditor({ access, post, timeZone, justSaved, showSiteStatus, onSaved }: PostEditorProps) {
+export default function PostEditor({ access, post, timeZone, justSaved, showSiteStatus, onSaved, onReload }: PostEditorProps) {
   const initial = useMemo(() => formOf(post, timeZone), [post, timeZone]);
   const storageKey = autosaveKey(access.organization.id, post?.id ?? null);
   const [confirming, setConfirming] = useState<'unpublish' | null>(null);
-  const save = usePostSave(access, post, timeZone);
+  const changes = usePostChanges(post, timeZone);
+  const save = usePostSave(access, post, timeZone, changes.conflict);
   const { busy } = save;
   // Set once the user chose to leave without saving: the form is no longer kept, and nothing asks again.
   const leftRef = useRef(false);
@@ -86,6 +91,12 @@ export default function PostEditor({ access, post, timeZone, justSaved, showSite
     </Button>
   );
   const schedulable = actions.includes('schedule') || actions.includes('reschedule');
+
+  /** The post as it is now, with this editor's unsaved changes kept in this browser to come back over it. */
+  function loadLatest(current: AdminPost) {
+    if (dirty) writeAutosave(localStorage, storageKey, form);
+    onReload(current);
+  }
 
   return (
     <form
@@ -130,6 +141,21 @@ export default function PostEditor({ access, post, timeZone, justSaved, showSite
             Reorder in the queue
           </a>
         </p>
+      )}
+      {changes.change && (
+        <div role="alert" className="mt-4 flex flex-wrap items-center gap-3 rounded-lg border border-amber-500/60 bg-amber-50 p-3 text-sm text-amber-950 dark:bg-amber-950/40 dark:text-amber-100">
+          <span className="min-w-0 flex-1">
+            <strong>This post changed since you opened it.</strong> {changes.change.message}{' '}
+            {changes.change.current ? 'Saving now would overwrite that, so a save waits until you load the latest version (your unsaved changes come back over it).' : 'It can no longer be saved.'}
+          </span>
+          {changes.change.current ? (
+            <Button size="sm" onClick={() => loadLatest(changes.change!.current!)}>
+              Load the latest version
+            </Button>
+          ) : (
+            <a className="underline" href={LIST_PATH}>All posts</a>
+          )}
+        </div>
       )}
       {post?.duplicate_of && <DuplicateMark post={post} />}
       {kept.restoredAt && (

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { type PostAction, publicationFor } from '../../../lib/back-office/post-actions';
-import { type AdminPost, PostSaveError, SAVE_FAILED_MESSAGE, savePost } from '../../../lib/back-office/posts';
+import { type AdminPost, PostChangedError, PostSaveError, SAVE_FAILED_MESSAGE, savePost } from '../../../lib/back-office/posts';
 import { supabaseBrowser } from '../../../lib/back-office/supabase-browser';
 import { toast } from '../../../stores/toast';
 import type { BackOfficeAccess } from '../../use-back-office-access';
@@ -11,9 +11,10 @@ import { draftOf, type PostForm } from './post-form';
  * the required fields and the schedule are checked first (a schedule problem shows under Publish at), then
  * the post is saved under the editor's session; a refusal is a toast with the database's reason. `run`
  * answers the saved post, or null when nothing was saved. `busy` is the action running (it stays set after a
- * save: the editor is mounted again with the saved post then).
+ * save: the editor is mounted again with the saved post then). A save writes only over the version the editor
+ * opened: a post changed elsewhere meanwhile is not overwritten, and `onChanged` gets the post as it is now.
  */
-export function usePostSave(access: BackOfficeAccess, post: AdminPost | null, timeZone: string) {
+export function usePostSave(access: BackOfficeAccess, post: AdminPost | null, timeZone: string, onChanged: (current: AdminPost) => void) {
   const [busy, setBusy] = useState<PostAction | null>(null);
   const [scheduleError, setScheduleError] = useState<string | null>(null);
 
@@ -30,8 +31,10 @@ export function usePostSave(access: BackOfficeAccess, post: AdminPost | null, ti
     setScheduleError(null);
     setBusy(action);
     try {
-      return await savePost(supabaseBrowser(), { id: post?.id, organizationId: access.organization.id, authorId: access.user.id }, draftOf(form, publication));
+      const target = { id: post?.id, organizationId: access.organization.id, authorId: access.user.id, updatedAt: post?.updated_at };
+      return await savePost(supabaseBrowser(), target, draftOf(form, publication));
     } catch (error) {
+      if (error instanceof PostChangedError) onChanged(error.current);
       const description = error instanceof PostSaveError && error.message ? error.message : SAVE_FAILED_MESSAGE;
       toast({ title: 'Error', description, variant: 'destructive' });
       setBusy(null);

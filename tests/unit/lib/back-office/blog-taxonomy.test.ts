@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { categoryNameAndSlug, tagName, taxonomyErrorMessage, TAXONOMY_MESSAGES, TaxonomyError } from '../../../../src/lib/back-office/blog-taxonomy.ts';
+import { approvalMessage, categoryNameAndSlug, tagName, taxonomyErrorMessage, TAXONOMY_MESSAGES, TaxonomyError } from '../../../../src/lib/back-office/blog-taxonomy.ts';
 
 describe('taxonomyErrorMessage', () => {
   // What the database answers → what the user reads.
@@ -32,5 +32,13 @@ describe('tagName', () => {
   it('trims and keeps the spelling', () => expect(tagName('  Local SEO ')).toBe('Local SEO'));
   it.each([[''], ['  '], ['x'.repeat(51)]])('refuses %j', (input) => {
     expect(() => tagName(input)).toThrow(TAXONOMY_MESSAGES.tagNameInvalid);
+  });
+});
+
+describe('approvalMessage', () => {
+  it('says the category shows after the rebuild when it has published posts, else once one is published', () => {
+    expect(approvalMessage({ name: 'Seo Tips', published_count: 1 })).toBe('Category "Seo Tips" approved: it shows on the site with its 1 published post after the rebuild that starts now');
+    expect(approvalMessage({ name: 'Seo Tips', published_count: 3 })).toContain('with its 3 published posts after the rebuild');
+    expect(approvalMessage({ name: 'Seo Tips', published_count: 0 })).toBe('Category "Seo Tips" approved: visitors see it once one of its posts is published');
   });
 });

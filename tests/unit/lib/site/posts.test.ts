@@ -85,7 +85,8 @@ describe('toBlogPost', () => {
     ['no author (credited to the organization) → the organization', { author_id: null }, (p) => p.author, organizationAuthor],
     ['author not readable → the organization', { author_id: '20000000-0000-4000-8000-000000000009' }, (p) => p.author, organizationAuthor],
     ['no category → Uncategorized', { category_id: null }, (p) => p.categoryName, UNCATEGORIZED],
-    ['unknown category → Uncategorized', { category_id: '30000000-0000-4000-8000-100000000009' }, (p) => [p.categoryName, p.category], [UNCATEGORIZED, null]],
+    // A category the build did not read is one waiting for review: no category is shown, not a wrong one.
+    ['category under review (not read) → no category shown', { category_id: '30000000-0000-4000-8000-100000000009' }, (p) => [p.categoryName, p.category, toPostCardData(p).categoryName], [null, null, null]],
     ['no image → placeholder', { featured_image_url: null }, (p) => [p.image, p.hasFeaturedImage], [PLACEHOLDER_IMAGE, false]],
     ['read time by the one rule: 201 words → 2 min', { content: `<p>${'word '.repeat(201)}</p>` }, (p) => p.readTime, 2],
     ['no published_at → created_at', { published_at: null }, (p) => p.date, '2026-10-01T00:00:00.000Z'],
