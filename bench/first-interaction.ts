@@ -1,5 +1,5 @@
 /**
- * The first interaction with each island (issue 36), per island and route template, on a phone-sized page under
+ * The first interaction with each island, per island and route template, on a phone-sized page under
  * Lighthouse's mobile conditions (150 ms round trip, 1.6 Mbps down, 750 kbps up, CPU slowed 4×:
  * tests/fixtures/mobile-conditions.ts): the time from the visitor's press (its `pointerdown`, or `keydown` for typing) until the
  * page has painted the visible change, the median of RUNS fresh loads (a new browser context each, so nothing is

@@ -1,5 +1,5 @@
 /**
- * The local backend's targets (issue 3): cold start to first answered request, memory of the server plus
+ * The local backend's targets: cold start to first answered request, memory of the server plus
  * Postgres, and a select with two embeds and limit 50, on a separate instance with the project's
  * migrations and seed (ports BENCH_API_PORT / BENCH_DB_PORT, default 27521 / 27522).
  */

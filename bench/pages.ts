@@ -1,5 +1,5 @@
 /**
- * The public pages' targets (issues 11 and 20), on every route of the built site served by `netlify serve` (see
+ * The public pages' targets, on every route of the built site served by `netlify serve` (see
  * served-site.ts):
  * - with Playwright, on every route: the JavaScript a visit loads before any interaction (load, network idle, a
  *   moment more), then after hovering the header's theme toggle and clicking it once (which must switch the
@@ -201,7 +201,7 @@ async function pageBytes(browser: import('@playwright/test').Browser, url: strin
   }
 }
 
-/** The two screens the home page's image bytes are measured at (issue 19): a desktop and a phone at its pixel ratio. */
+/** The two screens the home page's image bytes are measured at: a desktop and a phone at its pixel ratio. */
 const SCREENS = [
   { name: 'desktop 1440x900', viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 },
   { name: 'phone 390x844', viewport: { width: 390, height: 844 }, deviceScaleFactor: 3 },
@@ -245,7 +245,7 @@ async function imageBytes(browser: import('@playwright/test').Browser, url: stri
   return measured;
 }
 
-/** The home page's own figures (issue 19): its LCP and performance score, and its image bytes per screen. */
+/** The home page's own figures: its LCP and performance score, and its image bytes per screen. */
 function homeFigures(results: RouteResult[], images: Awaited<ReturnType<typeof imageBytes>>): Figure[] {
   const home = results.find((r) => r.route === '/');
   if (!home) return [];

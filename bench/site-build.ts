@@ -1,5 +1,5 @@
 /**
- * The blog's targets (issue 6): build time and peak memory of the whole site (astro build + Pagefind) with
+ * The blog's targets: build time and peak memory of the whole site (astro build + Pagefind) with
  * 100 and with 1,000 published posts, and what a visitor's first search costs at 1,000 posts (the Pagefind
  * files the browser fetches for one query, measured in Debian's Chromium). Posts are seeded into a separate
  * local backend instance (ports BENCH_API_PORT + 10 / BENCH_DB_PORT + 10).

@@ -1,5 +1,5 @@
 /**
- * The writing-tool webhook's targets (issue 8): 200 deliveries from 20 concurrent clients over real HTTP,
+ * The writing-tool webhook's targets: 200 deliveries from 20 concurrent clients over real HTTP,
  * each of 100 articles delivered twice (the second time by another client, usually while the first is in
  * flight), with none lost, none duplicated, and a median handling time (request sent to answer read) under
  * 100 ms.

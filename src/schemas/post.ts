@@ -55,10 +55,3 @@ export const PostInputSchema = z
   .transform((post) => (post.featured_media_id ? { ...post, featured_image_url: null } : post));
 export type PostInput = z.infer<typeof PostInputSchema>;
 
-/** A blog category of one organization. */
-export const CategoryInputSchema = z.object({
-  name: z.string().trim().min(1, 'Name is required').max(80),
-  slug: SlugSchema,
-  description: blankAsUndefined(z.string().trim().max(500)).transform((v) => v ?? null),
-});
-export type CategoryInput = z.infer<typeof CategoryInputSchema>;

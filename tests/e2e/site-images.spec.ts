@@ -1,5 +1,5 @@
 /**
- * The site's own pictures (issue 19): `/` loads images only from the site itself (and the local backend), the
+ * The site's own pictures: `/` loads images only from the site itself (and the local backend), the
  * hero is an AVIF/WebP `<picture>` loaded eagerly with high priority, sized so nothing shifts, and preloaded
  * from the head; an author without a photo shows initials, never a broken image.
  */

@@ -12,9 +12,8 @@ export interface AdminTabProps {
 type TabModule = { default: ComponentType<AdminTabProps> };
 
 /**
- * The tab modules present in this build. `import.meta.glob` keeps each one a separate lazy chunk (the first
- * screen loads only the tab it shows) and lets the registry name tabs whose modules land from other branches
- * without breaking the build before they do.
+ * The tab modules, each its own lazy chunk through `import.meta.glob` (the first screen loads only the tab it
+ * shows).
  */
 const modules = import.meta.glob<TabModule>('./*Tab.tsx');
 

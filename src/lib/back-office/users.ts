@@ -121,11 +121,6 @@ export async function listInvitations(client: SupabaseClient, organizationId: st
   return (data as Omit<InvitationRow, 'state'>[]).map((row) => ({ ...row, state: invitationState(row, now) }));
 }
 
-/** Pending invitations (as the Pending Invites card counts them), newest first. */
-export async function listPendingInvitations(client: SupabaseClient, organizationId: string, now: Date = new Date()): Promise<InvitationRow[]> {
-  return (await listInvitations(client, organizationId, now)).filter((row) => row.state === 'pending');
-}
-
 /**
  * Sets the role of one or more members of the organization (one transaction: all change or none). The
  * database logs `role_changed` for one user, `role_changed_bulk` for each of several.
