@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Config } from '@netlify/functions';
 import { escapeHtml } from '../../src/lib/server/invitation-mail.ts';
 import { readText, serverError } from '../../src/lib/server/http.ts';
-import { followNewsletterLink, NEWSLETTER_LINK_PATHS, type NewsletterLinkAction } from '../../src/lib/server/newsletter.ts';
+import { followNewsletterLink, NEWSLETTER_LINK_PATHS, type NewsletterLinkAction } from '../../src/lib/server/newsletter-opt-in.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 import { NEWSLETTER_MAX_BYTES, NewsletterLinkSchema } from '../../src/schemas/newsletter.ts';
 import { withBackend } from '../../src/lib/server/backend.ts';

@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { HttpError, message, readJson, readText, serverError } from '../../src/lib/server/http.ts';
-import { requestSubscription } from '../../src/lib/server/newsletter.ts';
+import { requestSubscription } from '../../src/lib/server/newsletter-opt-in.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 import { siteAddress } from '../../src/lib/server/site-address.ts';
 import { siteOrganizationId } from '../../src/lib/server/site-organization.ts';
@@ -42,7 +42,7 @@ async function signUp(body: unknown, dryRun: boolean): Promise<Answer> {
 
 /**
  * POST /api/newsletter: a sign-up for this site's organization's newsletter (double opt-in,
- * src/lib/server/newsletter.ts). Every valid address gets the same answer, 200 "check your inbox", whether it
+ * src/lib/server/newsletter-opt-in.ts). Every valid address gets the same answer, 200 "check your inbox", whether it
  * was new, pending, confirmed or rate-limited: the answer tells nobody who is on the list.
  * - JSON `{ email }` (the form's script; an `organization` in the body is ignored): `{ message }`; 400
  *   invalid, 413 too large, 503 when the site has no organization, 500 with a generic message and a reference.

@@ -5,8 +5,8 @@ import { type AccessCheck, checkOrganizationAccess } from '../lib/back-office/ac
 import { AUTH_MESSAGES } from '../lib/auth-messages';
 import { landingPath, PREFERRED_ORGANIZATION_KEY, roleMayOpen, type MemberOrganization, type MemberRole } from '../lib/back-office/memberships';
 import { onAccessEnded, supabaseBrowser } from '../lib/back-office/supabase-browser';
-import { $organization, startOrganizationSync } from '../stores/organization';
-import { sessionExpired, signInUrl, signOut, startSessionSync } from '../stores/session';
+import { $organization, startOrganizationSync } from './stores/organization';
+import { sessionExpired, signInUrl, signOut, startSessionSync } from './stores/session';
 import { toastOnNextPage } from '../stores/toast';
 import { useAccessCheck } from './use-access-check';
 

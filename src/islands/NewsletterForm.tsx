@@ -1,5 +1,5 @@
 import { useState, type SubmitEvent } from 'react';
-import { signUp } from './newsletter-signup';
+import { signUp } from '../scripts/newsletter-signup';
 
 interface Props {
   /** Prefix of the form's element ids, unique per page (the footer and the blog sidebar both show a form). */

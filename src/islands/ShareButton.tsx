@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { SHARE_FEEDBACK_MS, shareLink } from './share-link';
+import { SHARE_FEEDBACK_MS, shareLink } from '../scripts/share-link';
 
 interface Props {
   title: string;

@@ -12,7 +12,7 @@ export interface ToasterProps {
 
 /**
  * The current toast (one at a time), with a dismiss button, inside the polite live region that
- * src/islands/mount-toaster.ts puts on the page with the first toast.
+ * src/scripts/mount-toaster.ts puts on the page with the first toast.
  */
 export default function Toaster({ toast, dismiss }: ToasterProps) {
   const current = useStore(toast);

@@ -50,7 +50,7 @@ export const WebhookPayloadSchema = z
     excerpt: optional(z.string().trim().max(500)),
     /**
      * Category name: the organization's category it means (case, spacing, punctuation and small typos set aside,
-     * src/lib/category-match.ts), else created and held for an editor's review before visitors see it.
+     * src/lib/server/category-match.ts), else created and held for an editor's review before visitors see it.
      */
     category: optional(z.string().trim().min(1).max(80)),
     /** Tags, as a list or a comma-separated string. */

@@ -2,7 +2,7 @@
  * The newsletter forms before their islands hydrate: a submit signs up in place as the island does (instead of
  * the form post that leaves the page) and announces the answer in the form's status line.
  */
-import { signUp } from '../islands/newsletter-signup.ts';
+import { signUp } from './newsletter-signup.ts';
 import { answerBeforeHydration } from './before-hydration.ts';
 
 answerBeforeHydration<HTMLFormElement>('form[data-newsletter]', 'submit', async (form, event) => {

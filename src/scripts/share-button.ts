@@ -1,5 +1,5 @@
 /** A post's share button before its island hydrates: shares or copies the link as the island does, and says so. */
-import { SHARE_FEEDBACK_MS, shareLink } from '../islands/share-link.ts';
+import { SHARE_FEEDBACK_MS, shareLink } from './share-link.ts';
 import { answerBeforeHydration } from './before-hydration.ts';
 
 answerBeforeHydration<HTMLButtonElement>('[data-share-url]', 'click', async (button) => {

@@ -1,7 +1,7 @@
 /**
  * The notifier the islands and the back office share: one toast at a time (a new one replaces the
  * current), dismissed after its duration (5 s by default, counted from when the Toaster is on the page).
- * The first toast on a page mounts the Toaster (src/islands/mount-toaster.ts); no page carries one in
+ * The first toast on a page mounts the Toaster (src/scripts/mount-toaster.ts); no page carries one in
  * advance. A toast can also be carried to the next page (`toastOnNextPage`), for messages shown right
  * before a redirect; `src/scripts/pending-toast.ts` shows it.
  */
@@ -35,7 +35,7 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 /** The Toaster on the page: mounted by the first toast (nothing to mount outside a browser). */
 function toasterMounted(): Promise<void> {
   if (typeof document === 'undefined') return Promise.resolve();
-  return import('../islands/mount-toaster.ts').then(({ mountToaster }) => mountToaster({ toast: $toast, dismiss: dismissToast }));
+  return import('../scripts/mount-toaster.ts').then(({ mountToaster }) => mountToaster({ toast: $toast, dismiss: dismissToast }));
 }
 
 /** Shows a toast, replacing the current one. Returns its id. */

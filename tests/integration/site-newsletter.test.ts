@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import newsletterLink, { config as linkConfig } from '../../netlify/functions/newsletter-link.mts';
 import newsletter, { config } from '../../netlify/functions/newsletter.mts';
-import { newsletterTokenHash } from '../../src/lib/server/newsletter.ts';
+import { newsletterTokenHash } from '../../src/lib/server/newsletter-opt-in.ts';
 import { LOCAL_SITE_ADDRESS } from '../../src/lib/server/site-address.ts';
 import { NEWSLETTER_OUTCOMES } from '../../src/schemas/newsletter.ts';
 import { anonClient, backend, seed, serviceClient, signedInClient, withDatabase } from './support/db-fixtures.ts';

@@ -12,10 +12,10 @@ import {
 import { describeDeployState, isPostLive } from '../../lib/back-office/deploy-status';
 import { formatPublicationTime } from '../../lib/back-office/post-actions';
 import { loadQueueSettings } from '../../lib/back-office/publishing-queue';
-import { countWords } from '../../lib/count-words';
+import { countWords } from '../../lib/back-office/count-words';
 import { creditedName } from '../../lib/post-display';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
-import { $deployFacts } from '../../stores/deploy-status';
+import { $deployFacts } from '../stores/deploy-facts';
 import { toast } from '../../stores/toast';
 import { Badge } from '../components/ui/Badge';
 import { Button, ButtonLink } from '../components/ui/Button';

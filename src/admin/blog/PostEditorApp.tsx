@@ -3,7 +3,7 @@ import { postOnSite } from '../../lib/back-office/deploy-status';
 import { type AdminPost, getPost } from '../../lib/back-office/posts';
 import { loadQueueSettings } from '../../lib/back-office/publishing-queue';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
-import { $deployFacts, deployClock, refreshDeployStatus } from '../../stores/deploy-status';
+import { $deployFacts, deployClock, refreshDeployStatus } from '../stores/deploy-facts';
 import { toast } from '../../stores/toast';
 import BackOfficeShell from '../BackOfficeShell';
 import { ErrorState } from '../components/ui/EmptyState';

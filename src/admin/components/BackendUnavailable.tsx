@@ -2,7 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { probeBackend } from '../../lib/back-office/supabase-browser';
 import { SERVICE_UNAVAILABLE } from '../../lib/service-unavailable';
-import { $backendUnavailableSince } from '../../stores/backend';
+import { $backendUnavailableSince } from '../stores/backend-reachability';
 import { Button } from './ui/Button';
 
 /** How often the notice asks the backend whether it is back. */

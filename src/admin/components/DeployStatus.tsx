@@ -2,7 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { describeDeployState, retrySiteBuild, type DeployStateKind } from '../../lib/back-office/deploy-status';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
-import { $deployFacts, deployClock, refreshDeployStatus, watchDeployStatus } from '../../stores/deploy-status';
+import { $deployFacts, deployClock, refreshDeployStatus, watchDeployStatus } from '../stores/deploy-facts';
 import { toast } from '../../stores/toast';
 import type { BackOfficeAccess } from '../use-back-office-access';
 import { Button } from './ui/Button';

@@ -1,6 +1,6 @@
 import { loadSystemCounters, type SystemCounters } from '../../lib/back-office/dashboard-stats';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
-import { $staffChanged } from '../../stores/staff';
+import { $staffChanged } from '../stores/staff';
 import { StatCard } from './ui/Card';
 import { ErrorState } from './ui/EmptyState';
 import { useLiveReload } from '../use-live-reload';

@@ -3,7 +3,7 @@ import { ALT_TEXT_MAX, deleteMedia, describeMedia, formatBytes, formatDimensions
 import { type MediaItem, mediaPublicUrl } from '../../lib/media-library';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { toast } from '../../stores/toast';
-import { CopyButton } from '../components/CopyButton';
+import { CopyButton } from '../components/ui/CopyButton';
 import { Button } from '../components/ui/Button';
 import { ConfirmDialog } from '../components/ui/ConfirmDialog';
 import { Field, Input, Textarea } from '../components/ui/Input';

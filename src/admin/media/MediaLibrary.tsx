@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { formatBytes, formatDimensions, formatMediaDate, listMedia, mediaUsage, type MediaUse, usageByMedia } from '../../lib/back-office/media';
-import { countWords } from '../../lib/count-words';
+import { countWords } from '../../lib/back-office/count-words';
 import { type MediaItem, mediaPublicUrl } from '../../lib/media-library';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { EmptyState, ErrorState } from '../components/ui/EmptyState';

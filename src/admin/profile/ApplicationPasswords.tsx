@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { CopyButton } from '../components/CopyButton';
+import { CopyButton } from '../components/ui/CopyButton';
 import { Button } from '../components/ui/Button';
 import { Card, CardHeader } from '../components/ui/Card';
 import { ConfirmDialog } from '../components/ui/ConfirmDialog';

@@ -1,7 +1,7 @@
-import { countWords } from '../../lib/count-words';
+import { countWords } from '../../lib/back-office/count-words';
 import { loadMostViewedPost, loadSystemCounters, loadViewsPerDay } from '../../lib/back-office/dashboard-stats';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
-import { ViewsChart } from '../components/ViewsChart';
+import { ViewsChart } from './content/ViewsChart';
 import { Card, CardHeader } from '../components/ui/Card';
 import { ErrorState } from '../components/ui/EmptyState';
 import { Skeleton } from '../components/ui/Skeleton';

@@ -12,7 +12,7 @@ import { initialsOf } from '../../lib/images';
 import { mediaPublicUrl } from '../../lib/media-library';
 import { ChangePasswordSchema, changeOwnPassword, PasswordChangeError, type ChangePassword } from '../../lib/back-office/password';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
-import { $organization } from '../../stores/organization';
+import { $organization } from '../stores/organization';
 import { toast } from '../../stores/toast';
 import { useLoad } from '../use-load';
 import type { AdminTabProps } from './index';

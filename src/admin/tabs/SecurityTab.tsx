@@ -6,7 +6,7 @@ import {
 } from '../../lib/back-office/audit';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { toast } from '../../stores/toast';
-import { ActivityEntryDialog } from '../components/ActivityEntryDialog';
+import { ActivityEntryDialog } from './security/ActivityEntryDialog';
 import { Badge } from '../components/ui/Badge';
 import { Button } from '../components/ui/Button';
 import { Card, StatCard } from '../components/ui/Card';

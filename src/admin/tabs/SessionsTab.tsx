@@ -13,7 +13,7 @@ import {
 } from '../../lib/back-office/sessions';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { describeUserAgent } from '../../lib/back-office/user-agent';
-import { signOut } from '../../stores/session';
+import { signOut } from '../stores/session';
 import { toast } from '../../stores/toast';
 import { useLoad } from '../use-load';
 import type { AdminTabProps } from './index';

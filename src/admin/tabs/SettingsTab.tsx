@@ -14,7 +14,7 @@ import {
 import { SOCIAL_NETWORKS } from '../../schemas/organization';
 import type { MemberOrganization } from '../../lib/back-office/memberships';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
-import { $organization } from '../../stores/organization';
+import { $organization } from '../stores/organization';
 import { toast } from '../../stores/toast';
 import type { AdminTabProps } from './index';
 import { SearchEnginesCard } from './settings/SearchEnginesCard';

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { countStaff } from '../../lib/back-office/users';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
-import { $staffChanged, notifyStaffChanged } from '../../stores/staff';
-import CreateUserDialog from '../components/CreateUserDialog';
-import InviteDialog from '../components/InviteDialog';
+import { $staffChanged, notifyStaffChanged } from '../stores/staff';
+import CreateUserDialog from './users/CreateUserDialog';
+import InviteDialog from './users/InviteDialog';
 import { Button } from '../components/ui/Button';
 import { StatCard } from '../components/ui/Card';
 import { TabPanel, Tabs } from '../components/ui/Tabs';

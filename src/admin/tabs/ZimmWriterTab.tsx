@@ -1,6 +1,6 @@
 import { examplePayload, listDeliveryCategories, loadIntegration } from '../../lib/back-office/webhook';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
-import { CopyButton } from '../components/CopyButton';
+import { CopyButton } from '../components/ui/CopyButton';
 import { Badge } from '../components/ui/Badge';
 import { Card, CardHeader } from '../components/ui/Card';
 import { EmptyState, ErrorState } from '../components/ui/EmptyState';

@@ -7,7 +7,7 @@
  * Refusals reach the user as the messages below, never as the database's wording.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { countWords } from '../count-words.ts';
+import { countWords } from './count-words.ts';
 import { slugify } from '../slug.ts';
 
 /** A category with how many posts (any status) it holds. */

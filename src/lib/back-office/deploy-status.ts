@@ -4,7 +4,7 @@
  * build: `site_deploy_status`) turned into one line an editor understands, and whether a post is live.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { countWords } from '../count-words.ts';
+import { countWords } from './count-words.ts';
 import { answerMessage, postAdminFunction } from './functions.ts';
 
 /** What `site_deploy_status(org)` answers (null for a non-member). */

@@ -1,7 +1,7 @@
 /**
  * The newsletter list in the back office (admins of the organization; RLS decides): each address with its
  * state, removal, and the CSV export. The list is written only by the site's double opt-in
- * (src/lib/server/newsletter.ts); an admin reads and removes, never adds.
+ * (src/lib/server/newsletter-opt-in.ts); an admin reads and removes, never adds.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 

@@ -15,7 +15,7 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { z } from 'zod';
-import { matchCategory } from '../category-match.ts';
+import { matchCategory } from './category-match.ts';
 import { shapePostContent } from '../post-content.ts';
 import type { ContentFormat } from '../../schemas/post.ts';
 import { slugify } from '../slug.ts';

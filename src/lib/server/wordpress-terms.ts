@@ -12,7 +12,7 @@
  *   `term_exists` with its id.
  */
 import { categoryPath, tagPath, tagSlug } from '../blog-urls.ts';
-import { matchCategory } from '../category-match.ts';
+import { matchCategory } from './category-match.ts';
 import { slugify } from '../slug.ts';
 import { WpPagingSchema, WpTermInputSchema } from '../../schemas/wordpress.ts';
 import {

@@ -3,7 +3,7 @@ import { $toast, dismissToast, PENDING_TOAST_KEY, PENDING_TOAST_READ_MS, showPen
 
 // The Toaster arrives when the test says so: in a browser it is fetched, which can take seconds.
 const toasterMounted = vi.hoisted(() => ({ resolve: () => {}, promise: Promise.resolve() }));
-vi.mock('../../../src/islands/mount-toaster.ts', () => ({ mountToaster: () => toasterMounted.promise }));
+vi.mock('../../../src/scripts/mount-toaster.ts', () => ({ mountToaster: () => toasterMounted.promise }));
 
 /** A Map-backed Storage stand-in (sessionStorage does not exist in Node). */
 function memoryStorage() {

@@ -2,7 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useRef } from 'react';
 import { postOnSite } from '../../../lib/back-office/deploy-status';
 import type { AdminPost } from '../../../lib/back-office/posts';
-import { $deployFacts, deployClock } from '../../../stores/deploy-status';
+import { $deployFacts, deployClock } from '../../stores/deploy-facts';
 import { toast } from '../../../stores/toast';
 
 /** The line's look per state: waiting and building are news in progress, done is good news, failed is not. */

@@ -6,7 +6,7 @@ import { Card, CardHeader } from '../../components/ui/Card';
 import { Field, Input } from '../../components/ui/Input';
 import { Skeleton } from '../../components/ui/Skeleton';
 import type { BackOfficeAccess } from '../../use-back-office-access';
-import { countWords } from '../../../lib/count-words';
+import { countWords } from '../../../lib/back-office/count-words';
 import type { Editing } from './TaxonomyDialogs';
 
 /**

@@ -4,7 +4,7 @@ import { Card, CardHeader } from '../../components/ui/Card';
 import { EmptyState } from '../../components/ui/EmptyState';
 import { Skeleton } from '../../components/ui/Skeleton';
 import type { BackOfficeAccess } from '../../use-back-office-access';
-import { countWords } from '../../../lib/count-words';
+import { countWords } from '../../../lib/back-office/count-words';
 
 /** The tags with their posts; each can be renamed or merged into another. */
 export function TagsCard({ access, tags, onEdit }: { access: BackOfficeAccess; tags: TaxonomyTag[] | null; onEdit: (tag: TaxonomyTag) => void }) {

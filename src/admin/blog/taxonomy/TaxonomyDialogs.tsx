@@ -5,7 +5,7 @@ import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
 import { Dialog } from '../../components/ui/Dialog';
 import { Field, Input } from '../../components/ui/Input';
 import { Select } from '../../components/ui/Select';
-import { countWords } from '../../../lib/count-words';
+import { countWords } from '../../../lib/back-office/count-words';
 import { postsMoveTo } from './words';
 
 /** Which dialog is open, for what. */

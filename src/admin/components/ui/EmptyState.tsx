@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useEffectEvent, useRef, type ReactNode } from 'react';
 import { SERVICE_UNAVAILABLE } from '../../../lib/service-unavailable';
-import { $backendUnavailableSince } from '../../../stores/backend';
+import { $backendUnavailableSince } from '../../stores/backend-reachability';
 
 /** What a list shows when it has nothing, with an optional hint and action. */
 export function EmptyState({ title, hint, action }: { title: string; hint?: ReactNode; action?: ReactNode }) {
@@ -15,7 +15,7 @@ export function EmptyState({ title, hint, action }: { title: string; hint?: Reac
 }
 
 /**
- * A screen's error state: the message and a Retry button. While the backend is out of reach (stores/backend.ts)
+ * A screen's error state: the message and a Retry button. While the backend is out of reach (src/admin/stores/backend-reachability.ts)
  * the screen's failure is the outage, so it says that instead ("temporarily unavailable, try again"), and it
  * retries by itself once the backend answers again.
  */

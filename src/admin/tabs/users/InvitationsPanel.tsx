@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { listInvitations, requestInvitationAction, type InvitationRow, type InvitationState } from '../../../lib/back-office/users';
 import { supabaseBrowser } from '../../../lib/back-office/supabase-browser';
-import { $staffChanged, notifyStaffChanged } from '../../../stores/staff';
+import { $staffChanged, notifyStaffChanged } from '../../stores/staff';
 import { toast } from '../../../stores/toast';
-import { RoleBadge } from '../../components/RoleBadge';
+import { RoleBadge } from './RoleBadge';
 import { Badge, type BadgeVariant } from '../../components/ui/Badge';
 import { Button } from '../../components/ui/Button';
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog';

@@ -5,11 +5,11 @@ import {
 import { activitySentence } from '../../../lib/back-office/activity-sentences';
 import { supabaseBrowser } from '../../../lib/back-office/supabase-browser';
 import type { Role } from '../../../schemas/user';
-import { $staffChanged, notifyStaffChanged } from '../../../stores/staff';
+import { $staffChanged, notifyStaffChanged } from '../../stores/staff';
 import { toast } from '../../../stores/toast';
-import BulkActionsBar from '../../components/BulkActionsBar';
-import EditMemberDialog from '../../components/EditMemberDialog';
-import { RoleBadge } from '../../components/RoleBadge';
+import BulkActionsBar from './BulkActionsBar';
+import EditMemberDialog from './EditMemberDialog';
+import { RoleBadge } from './RoleBadge';
 import { Button } from '../../components/ui/Button';
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
 import { Dialog } from '../../components/ui/Dialog';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { rotateWebhookToken, type WebhookIntegration, webhookUrl } from '../../../lib/back-office/webhook';
 import { supabaseBrowser } from '../../../lib/back-office/supabase-browser';
 import { toast } from '../../../stores/toast';
-import { CopyButton } from '../../components/CopyButton';
+import { CopyButton } from '../../components/ui/CopyButton';
 import { Button } from '../../components/ui/Button';
 import { Card, CardHeader } from '../../components/ui/Card';
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog';

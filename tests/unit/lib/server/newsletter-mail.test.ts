@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { confirmationMail } from '../../../../src/lib/server/newsletter';
+import { confirmationMail } from '../../../../src/lib/server/newsletter-opt-in';
 
 describe('the confirmation mail', () => {
   const links = { confirm: 'https://site.example/api/newsletter/confirm?token=abc', unsubscribe: 'https://site.example/api/newsletter/unsubscribe?token=def' };

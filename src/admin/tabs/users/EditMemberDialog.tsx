@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { LastAdminError, updateMember, type StaffProfile } from '../../lib/back-office/users';
-import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
-import { MemberEditSchema, type Role } from '../../schemas/user';
-import { toast } from '../../stores/toast';
+import { LastAdminError, updateMember, type StaffProfile } from '../../../lib/back-office/users';
+import { supabaseBrowser } from '../../../lib/back-office/supabase-browser';
+import { MemberEditSchema, type Role } from '../../../schemas/user';
+import { toast } from '../../../stores/toast';
 import { ROLE_OPTIONS } from './RoleBadge';
-import { Button } from './ui/Button';
-import { Dialog } from './ui/Dialog';
-import { Field, Input } from './ui/Input';
-import { Select } from './ui/Select';
+import { Button } from '../../components/ui/Button';
+import { Dialog } from '../../components/ui/Dialog';
+import { Field, Input } from '../../components/ui/Input';
+import { Select } from '../../components/ui/Select';
 
 /**
  * Edit User: an admin sets a member's name, phone and role in this organization. One SQL call checks the

@@ -1,6 +1,6 @@
 import type { AuthChangeEvent, Session } from '@supabase/supabase-js';
 import { describe, expect, it } from 'vitest';
-import { INITIAL_SESSION_STATE, reduceSession, type SessionState } from '../../../src/stores/session';
+import { INITIAL_SESSION_STATE, reduceSession, type SessionState } from '../../../../src/admin/stores/session';
 
 const session = { access_token: 'a.b.c', refresh_token: 'r', user: { id: 'u1' } } as unknown as Session;
 const signedIn: SessionState = { status: 'signed-in', session, recovery: false, lastEvent: 'SIGNED_IN' };

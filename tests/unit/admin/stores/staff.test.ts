@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { $staffChanged, notifyStaffChanged } from '../../../src/stores/staff.ts';
+import { $staffChanged, notifyStaffChanged } from '../../../../src/admin/stores/staff.ts';
 
 describe('$staffChanged', () => {
   it('moves on every notification, so listeners reload', () => {

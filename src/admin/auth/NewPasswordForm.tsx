@@ -1,7 +1,7 @@
 import { useState, type SubmitEvent } from 'react';
 import { updatePassword } from '../../lib/back-office/auth-api';
 import { NewPasswordSchema } from '../../schemas/auth';
-import { endRecovery, signOut } from '../../stores/session';
+import { endRecovery, signOut } from '../stores/session';
 import { toast } from '../../stores/toast';
 import { signInAndEnter } from './enter-admin';
 import FormField, { fieldErrors, SubmitButton } from './FormField';

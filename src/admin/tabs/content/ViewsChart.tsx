@@ -1,5 +1,5 @@
-import { countWords } from '../../lib/count-words';
-import type { DayViews } from '../../lib/back-office/dashboard-stats';
+import { countWords } from '../../../lib/back-office/count-words';
+import type { DayViews } from '../../../lib/back-office/dashboard-stats';
 
 const BAR_WIDTH = 10;
 const BAR_GAP = 2;

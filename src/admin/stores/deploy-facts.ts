@@ -4,8 +4,8 @@
  * becomes visible again), so a build that starts, succeeds or fails shows without a reload.
  */
 import { atom } from 'nanostores';
-import { loadDeployFacts, type DeployFacts } from '../lib/back-office/deploy-status.ts';
-import { supabaseBrowser } from '../lib/back-office/supabase-browser.ts';
+import { loadDeployFacts, type DeployFacts } from '../../lib/back-office/deploy-status.ts';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser.ts';
 
 /** How often the status is read while the page is visible. */
 export const DEPLOY_STATUS_POLL_MS = 5_000;

@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { requestInvitation, type SentInvitation } from '../../lib/back-office/users';
-import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
-import type { Role } from '../../schemas/user';
+import { requestInvitation, type SentInvitation } from '../../../lib/back-office/users';
+import { supabaseBrowser } from '../../../lib/back-office/supabase-browser';
+import type { Role } from '../../../schemas/user';
 import { ROLE_OPTIONS } from './RoleBadge';
-import { toast } from '../../stores/toast';
-import { Button } from './ui/Button';
-import { Dialog } from './ui/Dialog';
-import { Field, Input } from './ui/Input';
-import { Select } from './ui/Select';
+import { toast } from '../../../stores/toast';
+import { Button } from '../../components/ui/Button';
+import { Dialog } from '../../components/ui/Dialog';
+import { Field, Input } from '../../components/ui/Input';
+import { Select } from '../../components/ui/Select';
 
 /**
  * Send Invitation: creates and mails the invitation through `POST /api/admin/invitations`, then says

@@ -23,7 +23,7 @@ export async function enterWithSession(
 ): Promise<Failure | null> {
   try {
     // The session store brings supabase-js: loaded only now, so the sign-in form itself stays small.
-    const [{ adoptSession }, { supabaseBrowser }] = await Promise.all([import('../../stores/session.ts'), import('../../lib/back-office/supabase-browser.ts')]);
+    const [{ adoptSession }, { supabaseBrowser }] = await Promise.all([import('../stores/session.ts'), import('../../lib/back-office/supabase-browser.ts')]);
     const user = await adoptSession(session);
     const list = await listMemberOrganizations(supabaseBrowser(), user.id);
     const organization = chooseOrganization(list, organizationId ?? localStorage.getItem(PREFERRED_ORGANIZATION_KEY), siteOrganizationId());
@@ -44,7 +44,7 @@ export async function enterWithSession(
 async function abandonSession(session: SessionTokens): Promise<void> {
   await requestSessionEnd(session);
   try {
-    await (await import('../../stores/session.ts')).signOut();
+    await (await import('../stores/session.ts')).signOut();
   } catch {
     // Nothing was kept, or supabase-js could not load: either way no session stays in this browser.
   }

@@ -1,5 +1,5 @@
-import { ROLES, type Role } from '../../schemas/user';
-import { Badge, type BadgeVariant } from './ui/Badge';
+import { ROLES, type Role } from '../../../schemas/user';
+import { Badge, type BadgeVariant } from '../../components/ui/Badge';
 
 /** Role badge styles: admin destructive, editor secondary, viewer outline. */
 export const ROLE_BADGE: Record<Role, BadgeVariant> = { admin: 'destructive', editor: 'secondary', viewer: 'outline' };

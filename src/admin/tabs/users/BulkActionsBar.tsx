@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { countWords } from '../../lib/count-words';
-import { changeRole, LastAdminError, setActive, type StaffProfile } from '../../lib/back-office/users';
-import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
-import type { Role } from '../../schemas/user';
-import { toast } from '../../stores/toast';
-import { Button } from './ui/Button';
-import { ConfirmDialog } from './ui/ConfirmDialog';
-import { Select } from './ui/Select';
+import { countWords } from '../../../lib/back-office/count-words';
+import { changeRole, LastAdminError, setActive, type StaffProfile } from '../../../lib/back-office/users';
+import { supabaseBrowser } from '../../../lib/back-office/supabase-browser';
+import type { Role } from '../../../schemas/user';
+import { toast } from '../../../stores/toast';
+import { Button } from '../../components/ui/Button';
+import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
+import { Select } from '../../components/ui/Select';
 
 /** Most names a confirmation lists before '+N more'. */
 export const PREVIEW_NAMES = 5;

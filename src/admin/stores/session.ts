@@ -6,10 +6,10 @@
  */
 import type { AuthChangeEvent, Session, User } from '@supabase/supabase-js';
 import { atom } from 'nanostores';
-import { backOfficeReturnPath } from '../lib/blog-urls.ts';
-import { AUTH_MESSAGES } from '../lib/auth-messages.ts';
-import { supabaseBrowser } from '../lib/back-office/supabase-browser.ts';
-import { toastOnNextPage } from './toast.ts';
+import { backOfficeReturnPath } from '../../lib/blog-urls.ts';
+import { AUTH_MESSAGES } from '../../lib/auth-messages.ts';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser.ts';
+import { toastOnNextPage } from '../../stores/toast.ts';
 
 export interface SessionState {
   /** `loading` until supabase-js has read the stored session (INITIAL_SESSION). */

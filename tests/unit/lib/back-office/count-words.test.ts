@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countWords } from '../../../src/lib/count-words';
+import { countWords } from '../../../../src/lib/back-office/count-words';
 
 describe('countWords', () => {
   it.each([

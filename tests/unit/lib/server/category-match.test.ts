@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowedTypos, categoryKey, editDistance, matchCategory } from '../../../src/lib/category-match.ts';
+import { allowedTypos, categoryKey, editDistance, matchCategory } from '../../../../src/lib/server/category-match.ts';
 
 const category = (name: string) => ({ id: name.toLowerCase().replace(/\W+/g, '-'), name });
 const SEED = ['Local SEO', 'Social Media', 'Content Marketing', 'PPC', 'Web Design', 'Uncategorized'].map(category);

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { activitySentence, entryActor, type People } from '../../lib/back-office/activity-sentences';
-import { actionBadgeVariant, type AuditActivity } from '../../lib/back-office/audit';
-import { Badge } from './ui/Badge';
-import { Dialog } from './ui/Dialog';
+import { activitySentence, entryActor, type People } from '../../../lib/back-office/activity-sentences';
+import { actionBadgeVariant, type AuditActivity } from '../../../lib/back-office/audit';
+import { Badge } from '../../components/ui/Badge';
+import { Dialog } from '../../components/ui/Dialog';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (

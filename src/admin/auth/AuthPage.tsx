@@ -1,8 +1,8 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { backOfficeReturnPath } from '../lib/blog-urls';
-import { hasStoredSession } from '../lib/supabase-config';
-import { toast } from '../stores/toast';
-import SignInForm from './auth/SignInForm';
+import { backOfficeReturnPath } from '../../lib/blog-urls';
+import { hasStoredSession } from '../../lib/supabase-config';
+import { toast } from '../../stores/toast';
+import SignInForm from './SignInForm';
 
 type Mode =
   | { kind: 'loading' }
@@ -23,9 +23,9 @@ const HEADINGS: Record<Mode['kind'], string> = {
  * The first screen is the sign-in form; the other forms (and the schemas they validate with) load when a visitor
  * opens them: the set-new-password form with the session store it needs.
  */
-const NewPasswordForm = lazy(() => import('./auth/NewPasswordForm'));
-const ResetRequestForm = lazy(() => import('./auth/ResetRequestForm'));
-const InvitationForm = lazy(() => import('./auth/InvitationForm'));
+const NewPasswordForm = lazy(() => import('./NewPasswordForm'));
+const ResetRequestForm = lazy(() => import('./ResetRequestForm'));
+const InvitationForm = lazy(() => import('./InvitationForm'));
 
 /** What the URL says, read before supabase-js consumes a reset link's fragment (client-only island). */
 function readLink() {

@@ -5,7 +5,7 @@
  * then say "temporarily unavailable" instead of their own error, and load again by themselves once it is back.
  */
 import { atom } from 'nanostores';
-import { onReachability } from '../lib/back-office/supabase-browser.ts';
+import { onReachability } from '../../lib/back-office/supabase-browser.ts';
 
 /** Since when (ms since the epoch) the backend has not answered; null while it answers. */
 export const $backendUnavailableSince = atom<number | null>(null);

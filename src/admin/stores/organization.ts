@@ -9,10 +9,10 @@
 import { atom } from 'nanostores';
 import {
   chooseOrganization, listMemberOrganizations, PREFERRED_ORGANIZATION_KEY, siteOrganizationId, type MemberOrganization,
-} from '../lib/back-office/memberships.ts';
-import { supabaseBrowser } from '../lib/back-office/supabase-browser.ts';
+} from '../../lib/back-office/memberships.ts';
+import { supabaseBrowser } from '../../lib/back-office/supabase-browser.ts';
 import { $session } from './session.ts';
-import { toast } from './toast.ts';
+import { toast } from '../../stores/toast.ts';
 
 export interface OrganizationState {
   /** True until the memberships of the signed-in user are read. */

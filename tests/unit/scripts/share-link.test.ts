@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { shareLink } from '../../../src/islands/share-link';
+import { shareLink } from '../../../src/scripts/share-link';
 
 const URL = 'https://example.com/blog/a-post';
 const refused = (name: string) => () => Promise.reject(new DOMException('refused', name));

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { chooseOrganization, landingPath, PREFERRED_ORGANIZATION_KEY, roleMayOpen, type MemberOrganization, type MemberRole } from '../../../src/lib/back-office/memberships';
-import { $organization, clearOrganizations, INITIAL_ORGANIZATION_STATE, switchOrganization } from '../../../src/stores/organization';
-import { $toast, dismissToast } from '../../../src/stores/toast';
+import { chooseOrganization, landingPath, PREFERRED_ORGANIZATION_KEY, roleMayOpen, type MemberOrganization, type MemberRole } from '../../../../src/lib/back-office/memberships';
+import { $organization, clearOrganizations, INITIAL_ORGANIZATION_STATE, switchOrganization } from '../../../../src/admin/stores/organization';
+import { $toast, dismissToast } from '../../../../src/stores/toast';
 
 const org = (id: string, name: string, role: MemberRole): MemberOrganization => ({ id, name, slug: id, domain: null, settings: {}, role });
 const scalePro = org('scale-pro', 'Scale Pro Marketing', 'viewer');

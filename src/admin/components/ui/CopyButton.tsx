@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button } from './ui/Button';
+import { Button } from './Button';
 
 /** Copies `text` to the clipboard; reads 'Copied!' for two seconds after. `label` names what is copied. */
 export function CopyButton({ text, label }: { text: string; label: string }) {
