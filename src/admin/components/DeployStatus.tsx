@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import { describeDeployState, retrySiteBuild, type DeployStateKind } from '../../lib/back-office/deploy-status';
+import { describeDeployState, type DeployStateKind } from '../../lib/back-office/deploy-status';
+import { retrySiteBuild } from '../../lib/back-office/site-builds';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { $deployFacts, deployClock, refreshDeployStatus, watchDeployStatus } from '../stores/deploy-facts';
 import { toast } from '../../stores/toast';

@@ -5,7 +5,6 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { countWords } from './count-words.ts';
-import { answerMessage, postAdminFunction } from './functions.ts';
 
 /** What `site_deploy_status(org)` answers (null for a non-member). */
 export type DeployFacts = {
@@ -214,26 +213,4 @@ export async function loadDeployFacts(client: SupabaseClient, organizationId: st
   const { data, error } = await client.rpc('site_deploy_status', { p_organization_id: organizationId });
   if (error) throw new Error(`The site status could not be loaded: ${error.message}`);
   return (data as DeployFacts | null) ?? null;
-}
-
-/** Retries the site build now (POST /api/admin/rebuild; admins only). */
-export async function retrySiteBuild(client: SupabaseClient, organizationId: string, fetchImpl?: typeof fetch): Promise<void> {
-  const answer = await postAdminFunction(client, '/api/admin/rebuild', { organization_id: organizationId }, fetchImpl);
-  if (!answer.ok) throw new Error(`The rebuild could not be started: ${answerMessage(answer)}`);
-}
-
-/**
- * Asks the functions to send the organization's rebuild requests that are already due (POST
- * /api/admin/send-due-rebuilds; editors and admins), right after a change: a lone publish then starts
- * building at once instead of at the scheduler's next minute. Fire and forget: `keepalive` lets it finish
- * while the editor navigates away, and a failure only means the scheduler sends them within a minute.
- */
-export function sendDueRebuilds(client: SupabaseClient, organizationId: string): void {
-  const keepalive: typeof fetch = (input, init) => fetch(input, { ...init, keepalive: true });
-  postAdminFunction(client, '/api/admin/send-due-rebuilds', { organization_id: organizationId }, keepalive).then(
-    (answer) => {
-      if (!answer.ok) console.error(`Sending due rebuilds: ${answerMessage(answer)}`);
-    },
-    (error: Error) => console.error(`Sending due rebuilds: ${error.message}`),
-  );
 }

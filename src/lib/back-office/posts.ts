@@ -7,8 +7,8 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { type ContentFormat, type PostInput, PostInputSchema, type PostStatus } from '../../schemas/post.ts';
-import { sendDueRebuilds } from './deploy-status.ts';
 import { ilikePattern } from './ilike-pattern.ts';
+import { sendDueRebuilds } from './site-builds.ts';
 import { type PostContent, shapePostContent } from '../post-content.ts';
 
 /** Posts per list page. */
@@ -210,13 +210,18 @@ export async function writePost(client: SupabaseClient, target: PostTarget, row:
     if (current && current.updated_at !== target.updatedAt) throw new PostChangedError(current);
   }
   if (!data) throw new PostSaveError('You do not have permission to change this post.');
-  sendDueRebuilds(client, target.organizationId);
   return data as unknown as AdminPost;
 }
 
-/** Validates, shapes and writes a post (steps 1 to 3). */
+/**
+ * Validates, shapes and writes a post (steps 1 to 3), then asks for the site's due builds: the database
+ * recorded the rebuild a visible change needs with the write, and this starts it now rather than at the
+ * scheduler's next minute.
+ */
 export async function savePost(client: SupabaseClient, target: PostTarget, draft: PostDraft): Promise<AdminPost> {
-  return writePost(client, target, await shapePost(validatePost(draft)));
+  const saved = await writePost(client, target, await shapePost(validatePost(draft)));
+  sendDueRebuilds(client, target.organizationId);
+  return saved;
 }
 
 /** The post a possible duplicate repeats: its title and slug, or null when it is gone or not readable. */
@@ -241,6 +246,6 @@ export async function deletePost(client: SupabaseClient, post: Pick<AdminPost, '
   const { data, error } = await client.from('blog_posts').delete().eq('id', post.id).select('id');
   if (error) throw new Error(`Deleting post ${post.id} failed: ${error.message}`);
   if (!data || data.length === 0) throw new Error(`Post ${post.id} was not deleted: it does not exist or you may not delete it`);
+  // A deleted live post leaves the site with the rebuild the database recorded: started now.
   sendDueRebuilds(client, post.organization_id);
-
 }

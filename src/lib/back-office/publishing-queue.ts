@@ -6,7 +6,7 @@
  * organization's time zone, which is part of these settings.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { sendDueRebuilds } from './deploy-status.ts';
+import { sendDueRebuilds } from './site-builds.ts';
 
 /** The queue's slots as stored: `weekdays` are ISO days (1 Monday ... 7 Sunday); times are `HH:MM[:SS]`. */
 export interface QueueSettings {
