@@ -27,7 +27,8 @@ import { SiteCheckSchema } from '../src/schemas/site-setup.ts';
 import { headersForEveryPath } from '../src/integrations/security-headers.ts';
 import { isLoopbackUrl } from '../src/lib/server/rebuilds.ts';
 import { serviceClient } from '../src/lib/server/service-client.ts';
-import { listOrganizations, readSiteOrganization } from '../src/lib/site/organizations.ts';
+import { listOrganizations } from '../src/lib/shown-organization.ts';
+import { readSiteOrganization } from '../src/lib/site/organizations.ts';
 
 /** What `--help` prints. */
 export const SITE_CHECK_USAGE = `Usage: npm run site:check -- SITE_URL [--token WEBHOOK_TOKEN]

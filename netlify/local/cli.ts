@@ -10,7 +10,7 @@
  * sent, see src/lib/server/rebuilds.ts); `LOCAL_SCHEDULER=off` switches it off. It stops with the server.
  *
  * Once the site answers, the local build hook (build-hook.ts) listens too, and with a local backend is stored
- * as the build hook of the organization the local site shows (src/lib/server/local-site.ts): rebuilds are sent
+ * as the build hook of the organization the local site shows (src/lib/shown-organization.ts): rebuilds are sent
  * to it as they are sent to Netlify's hooks. Under `serve` it runs the local build (site-build.ts), under
  * `dev` the refresh of astro dev (dev-refresh.ts); either reports through deploy notifications signed with
  * DEPLOY_NOTIFICATION_SECRET, which the functions get from this process (a random one when it is unset). On
@@ -26,7 +26,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FUNCTION_BODY_LIMIT_BYTES } from '../../src/lib/server/http.ts';
-import { localSiteOrganizationSlug } from '../../src/lib/server/local-site.ts';
+import { localSiteOrganizationSlug } from '../../src/lib/shown-organization.ts';
 import { isLoopbackUrl, requestRebuild } from '../../src/lib/server/rebuilds.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 import { serviceSupabaseConfig } from '../../src/lib/server/service-config.ts';

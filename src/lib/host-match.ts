@@ -1,6 +1,6 @@
 /**
  * Which organization a host names, and what stands in when none does. Pure, so the build
- * (src/lib/site/organizations.ts) and its unit tests use it without a database.
+ * (src/lib/shown-organization.ts) and its unit tests use it without a database.
  */
 import type { Organization } from '../schemas/organization.ts';
 

@@ -18,7 +18,7 @@ import deployEvents from '../../netlify/functions/deploy-events.mts';
 import { configureBuildHook, removeBuildHook, startBuildHook, type BuildHook } from '../../netlify/local/build-hook.ts';
 import { signDeployNotification } from '../../netlify/local/deploy-notifications.ts';
 import { buildSite } from '../../netlify/local/site-build.ts';
-import { localSiteOrganizationSlug } from '../../src/lib/server/local-site.ts';
+import { localSiteOrganizationSlug } from '../../src/lib/shown-organization.ts';
 import { requestRebuild } from '../../src/lib/server/rebuilds.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 

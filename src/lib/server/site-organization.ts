@@ -1,13 +1,13 @@
 /**
  * The organization this deployed site shows, for functions that act on "this site" (counting a view,
- * recording a deploy): chosen as the build chooses it (SITE_ORG, else the domain of the site's URL, else the
- * local fallback; src/lib/site/organizations.ts), never taken from a request. Read at most every 5 minutes per
+ * recording a deploy): chosen by the build's rule (src/lib/shown-organization.ts: SITE_ORG, else the domain of the
+ * site's URL, else the local fallback), never taken from a request. Read at most every 5 minutes per
  * function instance.
  */
 import { FALLBACK_ORGANIZATION } from '../host-match.ts';
 import { publicSupabaseConfig } from '../supabase-config.ts';
 import { backendClient } from './backend.ts';
-import { chooseSiteOrganization, listOrganizations } from '../site/organizations.ts';
+import { chooseSiteOrganization, listOrganizations } from '../shown-organization.ts';
 
 const ORGANIZATION_CACHE_MS = 5 * 60_000;
 let cached: { id: Promise<string | null>; until: number } | undefined;

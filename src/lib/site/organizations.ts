@@ -1,35 +1,13 @@
 /**
- * The only place that reads organizations. The build shows one organization (one site per organization):
- * `SITE_ORG` (a slug), else the organization whose domain is exactly the site's host. Netlify's production
- * build stops there and fails when neither names one; any other build (local, deploy previews, branch
- * deploys) falls back to the default slug, else the fallback organization.
+ * The organization the build shows, with its settings: chosen by the one rule (src/lib/shown-organization.ts),
+ * then only its own settings are read, once per build.
  */
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { z } from '../../schemas/zod.ts';
-import { OrganizationIdentitySchema, OrganizationSchema, OrganizationSettingsSchema, type OrganizationIdentity } from '../../schemas/organization.ts';
+import { OrganizationSchema, OrganizationSettingsSchema } from '../../schemas/organization.ts';
 import { readWithSnapshot } from './build-snapshot.ts';
 import { publicSupabaseConfig } from '../supabase-config.ts';
-import { DEFAULT_ORGANIZATION_SLUG, FALLBACK_ORGANIZATION, normalizeHost, organizationForHost, type Organization } from '../host-match.ts';
-
-type Env = Record<string, string | undefined>;
-
-/**
- * Every organization's identity (what picks a site's organization; never settings), readable with the anon
- * key. Each row is validated on its own: one that does not match is reported with its organization and field
- * and left out, so one organization's data never stops another's site or functions. Throws when the database
- * cannot be reached. `client` is the caller's own when it has one (a function's, which notes a backend out of
- * reach).
- */
-export async function listOrganizations(env: Env = process.env, client?: SupabaseClient): Promise<OrganizationIdentity[]> {
-  const { url } = publicSupabaseConfig(env);
-  const rows = await readOrganizations(env, client, 'id, name, slug, domain, domain_confirmed', (query) => query.order('name'));
-  return rows.flatMap((row) => {
-    const parsed = OrganizationIdentitySchema.safeParse(row);
-    if (parsed.success) return [parsed.data];
-    console.warn(`Organization ${describeRow(row)} from ${url} left out: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`);
-    return [];
-  });
-}
+import { FALLBACK_ORGANIZATION, type Organization } from '../host-match.ts';
+import { chooseSiteOrganization, describeRow, type Env, listOrganizations, readOrganizations } from '../shown-organization.ts';
 
 /**
  * The organization a site shows with its settings: chosen among the identities, then only its own settings
@@ -45,79 +23,6 @@ export async function readSiteOrganization(env: Env = process.env): Promise<Orga
     throw new Error(`Organization ${describeRow(chosen)} from ${url} has settings this site cannot show: ${z.prettifyError(settings.error).replaceAll('\n', ' ')}`);
   }
   return { ...chosen, settings: settings.data };
-}
-
-type OrganizationsQuery = ReturnType<ReturnType<SupabaseClient['from']>['select']>;
-
-async function readOrganizations(
-  env: Env,
-  client: SupabaseClient | undefined,
-  columns: string,
-  narrow: (query: OrganizationsQuery) => OrganizationsQuery,
-): Promise<Record<string, unknown>[]> {
-  const { url, anonKey } = publicSupabaseConfig(env);
-  client ??= createClient(url, anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
-  let result;
-  try {
-    result = await narrow(client.from('organizations').select(columns));
-  } catch (cause) {
-    throw new Error(`Cannot read organizations from ${url}: ${(cause as Error).message}`, { cause });
-  }
-  if (result.error) {
-    throw new Error(`Cannot read organizations from ${url}: ${result.error.message || result.error.code || 'unreachable'}`);
-  }
-  return (result.data ?? []) as unknown as Record<string, unknown>[];
-}
-
-/** How a report names an organization row: its slug and id, as far as they are readable. */
-function describeRow(row: Record<string, unknown> | OrganizationIdentity): string {
-  const slug = typeof row.slug === 'string' ? `"${row.slug}"` : '(no slug)';
-  return typeof row.id === 'string' ? `${slug} (${row.id})` : slug;
-}
-
-/**
- * Netlify's build of the production context: it sets CONTEXT=production and NETLIFY=true. `netlify build`
- * and `netlify serve` on a machine say CONTEXT=production too, but set NETLIFY_LOCAL instead of NETLIFY:
- * those are local builds.
- */
-function isProductionBuild(env: Env): boolean {
-  return env.CONTEXT === 'production' && env.NETLIFY === 'true';
-}
-
-/**
- * The site's host: Netlify's `URL`, the site's main address (its primary custom domain, else its
- * netlify.app name), the same for every deploy of the site. Not DEPLOY_PRIME_URL: that is the address of
- * one branch or preview (`deploy-preview-42--site.netlify.app`), never an organization's domain.
- */
-function siteHost(env: Env): string | null {
-  if (!env.URL) return null;
-  try {
-    return new URL(env.URL).host;
-  } catch {
-    return null;
-  }
-}
-
-/** Picks the build's organization from a list (exported for tests; the build uses `getSiteOrganization`). */
-export function chooseSiteOrganization<T extends OrganizationIdentity>(organizations: readonly T[], env: Env): T | Readonly<Organization> {
-  const known = organizations.map((org) => org.slug).join(', ') || 'none';
-  const slug = env.SITE_ORG?.trim();
-  if (slug) {
-    const chosen = organizations.find((org) => org.slug === slug);
-    if (!chosen) throw new Error(`SITE_ORG=${slug} names no organization (known: ${known})`);
-    return chosen;
-  }
-  const host = siteHost(env);
-  // Only a domain the operator confirmed picks the site: an admin's new domain could otherwise steer another site.
-  const byDomain = host ? organizationForHost(host, organizations.filter((org) => org.domain_confirmed)) : null;
-  if (byDomain) return byDomain;
-  if (isProductionBuild(env)) {
-    const where = host ? `exactly "${normalizeHost(host)}", the host of this site's URL (${env.URL})` : `this site's host (URL is ${env.URL ? `not an address: ${env.URL}` : 'not set'})`;
-    throw new Error(
-      `This production build cannot tell which organization it shows. Set SITE_ORG to the organization's slug (known: ${known}), or set the organization's domain to ${where} and have it confirmed (organizations.domain_confirmed).`,
-    );
-  }
-  return organizations.find((org) => org.slug === DEFAULT_ORGANIZATION_SLUG) ?? FALLBACK_ORGANIZATION;
 }
 
 let siteOrganization: Promise<Organization> | undefined;

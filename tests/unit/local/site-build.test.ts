@@ -3,15 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failureReason, swapIn, workFolder } from '../../../netlify/local/site-build.ts';
-import { localSiteOrganizationSlug } from '../../../src/lib/server/local-site.ts';
-
-describe('localSiteOrganizationSlug', () => {
-  it('is SITE_ORG, else the default organization', () => {
-    expect(localSiteOrganizationSlug({ SITE_ORG: 'evergreen-landscaping' })).toBe('evergreen-landscaping');
-    expect(localSiteOrganizationSlug({ SITE_ORG: '  ' })).toBe('scale-pro');
-    expect(localSiteOrganizationSlug({})).toBe('scale-pro');
-  });
-});
 
 describe('failureReason', () => {
   it("takes Astro's error line and the message under it, without the stack", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { chooseSiteOrganization, listOrganizations } from '../../../../src/lib/site/organizations';
-import { FALLBACK_ORGANIZATION, type Organization } from '../../../../src/lib/host-match';
+import { chooseSiteOrganization, listOrganizations, localSiteOrganizationSlug } from '../../../src/lib/shown-organization';
+import { FALLBACK_ORGANIZATION, type Organization } from '../../../src/lib/host-match';
 
 const org = (slug: string, domain: string | null, domain_confirmed = true): Organization => ({ id: `id-${slug}`, name: slug, slug, domain, domain_confirmed, settings: {} });
 const organizations = [org('scale-pro', 'scalepromarketing.com'), org('acme', 'acme.com'), org('evil-org', 'evil-org.net')];
@@ -91,5 +91,13 @@ describe('listOrganizations, row by row', () => {
     } finally {
       warn.mockRestore();
     }
+  });
+});
+
+describe('localSiteOrganizationSlug', () => {
+  it('is SITE_ORG, else the default organization', () => {
+    expect(localSiteOrganizationSlug({ SITE_ORG: 'evergreen-landscaping' })).toBe('evergreen-landscaping');
+    expect(localSiteOrganizationSlug({ SITE_ORG: '  ' })).toBe('scale-pro');
+    expect(localSiteOrganizationSlug({})).toBe('scale-pro');
   });
 });
