@@ -8,7 +8,8 @@
 import { appendFile } from 'node:fs/promises';
 import type { AstroIntegration } from 'astro';
 import { BLOG_PATH, categoryPath, postPath } from '../lib/blog-urls.ts';
-import { getBlog, type BlogRedirect } from '../lib/site/posts.ts';
+import { getBlog } from '../lib/site/posts.ts';
+import { type BlogRedirect } from '../lib/site/blog-model.ts';
 
 /** `_redirects` lines for moved posts (or, with `categoryPath`, moved categories). */
 export function netlifyRedirectRules(redirects: readonly BlogRedirect[], pathOf: (slug: string) => string = postPath): string {

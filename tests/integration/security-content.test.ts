@@ -5,7 +5,8 @@
  * every renderer must sanitize. Each asserts the refusal and that nothing was written.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readBlogRows, toBlog } from '../../src/lib/site/posts.ts';
+import { readBlogRows } from '../../src/lib/site/posts.ts';
+import { toBlog } from '../../src/lib/site/blog-model.ts';
 import { anonClient, createMember, seed, serviceClient, sessionIdOf, signedInClient } from './support/db-fixtures.ts';
 import { removeMember, type Member } from './support/auth-users.ts';
 

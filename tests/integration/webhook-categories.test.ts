@@ -16,7 +16,8 @@ import { check, db, must, removeTestRows, SCALE_PRO, webhookRequest } from './su
 import { anonClient, seed, signedInClient } from './support/db-fixtures.ts';
 import webhook from '../../netlify/functions/zimmwriter-webhook.mts';
 import webhookTest from '../../netlify/functions/admin-webhook-test.mts';
-import { readBlogRows, toBlog } from '../../src/lib/site/posts.ts';
+import { readBlogRows } from '../../src/lib/site/posts.ts';
+import { toBlog } from '../../src/lib/site/blog-model.ts';
 import type { Organization } from '../../src/lib/host-match.ts';
 
 const since = new Date().toISOString();

@@ -21,7 +21,7 @@ import sharp from 'sharp';
 import { imageUrlProblem } from '../../schemas/image-url';
 import { IMAGE_FORMATS, IMAGE_WIDTHS, isRemoteImageUrl, type PictureSource, type ProcessedPicture } from '../images';
 import { PLACEHOLDER_IMAGE, type PostCardData } from '../post-display';
-import { toPostCardData, type BlogPost } from './posts';
+import { toPostCardData, type BlogPost } from './blog-model';
 import { fetchPublic, type FetchLimits } from '../public-fetch';
 import { publicSupabaseConfig } from '../supabase-config';
 

@@ -1,6 +1,6 @@
 /** Schema.org JSON-LD for search engines; pure, so tests check it without a build. */
 import { postPath } from '../blog-urls.ts';
-import type { BlogPost } from './posts.ts';
+import type { BlogPost } from './blog-model.ts';
 import type { Organization } from '../host-match.ts';
 
 /** Article JSON-LD of a post page; `site` is the site's origin (Astro's `site`). */

@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cardWithPicture, processRemotePicture, socialImage } from '../../../../src/lib/site/post-images';
 import { PLACEHOLDER_IMAGE } from '../../../../src/lib/post-display';
-import type { BlogPost } from '../../../../src/lib/site/posts';
+import type { BlogPost } from '../../../../src/lib/site/blog-model';
 
 let server: Server;
 let base = '';

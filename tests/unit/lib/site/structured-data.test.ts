@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toBlogPost } from '../../../../src/lib/site/posts.ts';
+import { toBlogPost } from '../../../../src/lib/site/blog-model.ts';
 import { articleJsonLd } from '../../../../src/lib/site/structured-data.ts';
 
 const organization = { id: 'o', name: 'Scale Pro Marketing', slug: 'scale-pro', domain: null, settings: {} };

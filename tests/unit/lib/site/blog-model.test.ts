@@ -3,17 +3,7 @@ import { BlogRowsSchema, type AuthorRow, type BlogRows, type PostRow } from '../
 import { PLACEHOLDER_IMAGE, UNCATEGORIZED } from '../../../../src/lib/post-display.ts';
 import type { Organization } from '../../../../src/lib/host-match.ts';
 import { mediaPublicUrl } from '../../../../src/lib/media-library.ts';
-import {
-  postsInCategory,
-  postsWithTag,
-  tagSummaries,
-  toBlog,
-  toBlogAuthor,
-  toBlogPost,
-  toPostCardData,
-  type BlogCategory,
-  toFeaturedImage,
-} from '../../../../src/lib/site/posts.ts';
+import { postsInCategory, postsWithTag, tagSummaries, toBlog, toBlogAuthor, toBlogPost, toPostCardData, type BlogCategory, toFeaturedImage } from '../../../../src/lib/site/blog-model.ts';
 
 const category: BlogCategory = { id: '30000000-0000-4000-8000-100000000000', name: 'SEO Strategies', slug: 'seo-strategies', description: null };
 const author: AuthorRow = {
