@@ -4,7 +4,7 @@
  * goes on the page empty and the toast a frame later: screen readers announce changes to a live region, not a
  * region that arrives already filled.
  */
-import type { ToasterProps } from '../islands/Toaster';
+import type { ToasterProps } from '../components/Toaster';
 
 let mounting: Promise<void> | undefined;
 
@@ -24,7 +24,7 @@ export function mountToaster(props: ToasterProps): Promise<void> {
     const [{ createElement }, { createRoot }, { default: Toaster }] = await Promise.all([
       import('react'),
       import('react-dom/client'),
-      import('../islands/Toaster'),
+      import('../components/Toaster'),
       new Promise((frame) => requestAnimationFrame(frame)),
     ]);
     createRoot(region).render(createElement(Toaster, props));

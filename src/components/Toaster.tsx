@@ -1,11 +1,21 @@
 import { useStore } from '@nanostores/react';
 import type { ReadableAtom } from 'nanostores';
-import type { Toast } from '../stores/toast';
 
-/** The toast store hands itself over when it mounts the Toaster, so the Toaster imports no store. */
+/** What the Toaster shows of a toast (src/stores/toast.ts's Toast has these, and its duration). */
+export interface ShownToast {
+  id: number;
+  title: string;
+  description?: string;
+  variant: 'default' | 'destructive';
+}
+
+/**
+ * The toast store hands itself over when it mounts the Toaster (src/scripts/mount-toaster.ts), so the Toaster
+ * imports no store and nothing circles back to it.
+ */
 export interface ToasterProps {
   /** The toast on screen, or null. */
-  toast: ReadableAtom<Toast | null>;
+  toast: ReadableAtom<ShownToast | null>;
   /** Hides the toast with this id (only if it is still the one on screen). */
   dismiss: (id: number) => void;
 }
