@@ -20,6 +20,14 @@ async function member(role: 'admin' | 'editor' | 'viewer', organizationId: strin
   return { ...created, client, sessionId: await sessionIdOf(client) };
 }
 
+/** Who may not end a member's session: each makes its own client. */
+const ATTACKERS: Array<[string, () => Promise<SupabaseClient>]> = [
+  ['anon', async () => anonClient()],
+  ['the admin of another organization', () => signedInClient(seed.users.otherAdmin.email)],
+  ['an editor of the same organization', async () => (await member('editor')).client],
+  ["an admin's session the server never vouched for", () => directTokenClient(seed.users.admin.email)],
+];
+
 async function liveSessionIds(organizationId: string = seed.scalePro): Promise<string[]> {
   const { data, error } = await service.rpc('list_organization_sessions', { p_organization_id: organizationId });
   if (error) throw new Error(error.message);
@@ -151,13 +159,7 @@ describe('terminate_session', () => {
 
   it('refuses callers who may not end the session, ending nothing and logging nothing', async () => {
     const victim = await member('viewer');
-    const attackers: Array<[string, () => Promise<SupabaseClient>]> = [
-      ['anon', async () => anonClient()],
-      ['the admin of another organization', () => signedInClient(seed.users.otherAdmin.email)],
-      ['an editor of the same organization', async () => (await member('editor')).client],
-      ["an admin's session the server never vouched for", () => directTokenClient(seed.users.admin.email)],
-    ];
-    for (const [who, attacker] of attackers) {
+    for (const [who, attacker] of ATTACKERS) {
       const { error } = await (await attacker()).rpc('terminate_session', { p_session_id: victim.sessionId });
       expect(error, who).not.toBeNull();
       expect(await liveSessionIds(), who).toContain(victim.sessionId);
@@ -223,13 +225,7 @@ describe('terminate_browser_sessions', () => {
 
   it('refuses callers who may not end the sessions, ending none and logging nothing', async () => {
     const { chrome, phone } = await viewerWithBrowsers();
-    const attackers: Array<[string, () => Promise<SupabaseClient>]> = [
-      ['anon', async () => anonClient()],
-      ['the admin of another organization', () => signedInClient(seed.users.otherAdmin.email)],
-      ['an editor of the same organization', async () => (await member('editor')).client],
-      ["an admin's session the server never vouched for", () => directTokenClient(seed.users.admin.email)],
-    ];
-    for (const [who, attacker] of attackers) {
+    for (const [who, attacker] of ATTACKERS) {
       const { error } = await (await attacker()).rpc('terminate_browser_sessions', { p_session_id: chrome[0] });
       expect(error, who).not.toBeNull();
       const live = await liveSessionIds();
