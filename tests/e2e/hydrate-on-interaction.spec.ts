@@ -124,6 +124,8 @@ test.describe('touch', () => {
     expect(await look('Services'), 'the current page stands out in the menu').not.toBe(await look('About'));
     await menu.getByRole('link', { name: 'About' }).tap();
     await expect(page).toHaveURL(/\/about$/);
+    // The page's scripts run before DOMContentLoaded; a tap before that is the form's no-script post (tested apart).
+    await page.waitForLoadState('domcontentloaded');
 
     const form = footerForm(page);
     await form.getByLabel('Email address').tap();
