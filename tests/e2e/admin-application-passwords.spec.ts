@@ -14,6 +14,8 @@ test.afterAll(async () => {
 });
 
 test('an editor makes an application password, a tool publishes with it, and once revoked the tool is refused', async ({ page, request }) => {
+  // A walk over four pages, each checked with axe when the test ends: under CI's load it took over a minute.
+  test.slow();
   const editor = await createUser('editor');
   email = editor.email;
   await signInAt(page, '/admin/profile', editor.email);
