@@ -63,16 +63,17 @@ export interface Actor {
 /**
  * Which of the app's writers wrote an entry that has no user: details.via says so for the writing tool's
  * deliveries ('webhook'), the scheduler ('schedule'), the seed ('seed') and the operator's command
- * ('operator'); details.by_server alone marks a category an older delivery created. Null for an entry with a
- * user or without either mark.
+ * ('operator'); details.by_server alone marks a category an older delivery created (the writing tool is the
+ * only server work that creates one; any other server change without a mark names nobody). Null for an entry
+ * with a user or without either mark.
  */
-export function appActor(entry: Pick<ActivityEntry, 'user_id' | 'details'>): Exclude<ActorKind, 'user' | 'unknown'> | null {
+export function appActor(entry: Pick<ActivityEntry, 'user_id' | 'details'> & Partial<Pick<ActivityEntry, 'action'>>): Exclude<ActorKind, 'user' | 'unknown'> | null {
   if (entry.user_id) return null;
   const via = text(entry.details?.via);
   if (via === 'webhook') return 'writing_tool';
   if (via === 'schedule') return 'scheduler';
   if (via === 'seed' || via === 'operator') return via;
-  return entry.details?.by_server === true ? 'writing_tool' : null;
+  return entry.details?.by_server === true && (entry.action ?? 'category_created') === 'category_created' ? 'writing_tool' : null;
 }
 
 /**

@@ -95,6 +95,9 @@ describe('activitySentence', () => {
     expect(activitySentence(byServer, people)).toBe('ZimmWriter (writing tool) created the blog category "Seo Tips"');
     const viaWebhook = entry('category_created', { user_id: null, profiles: null, details: { name: 'Seo Tips', by_server: true, via: 'webhook' } });
     expect(activitySentence(viaWebhook, people)).toBe('ZimmWriter (writing tool) created the blog category "Seo Tips"');
+    // Other server work on categories (a direct database change) is not the writing tool's.
+    const deleted = entry('category_deleted', { user_id: null, profiles: null, details: { name: 'Old News', by_server: true, post_count: 0 } });
+    expect(activitySentence(deleted, people)).toBe('Someone deleted the blog category "Old News" (0 posts moved to Uncategorized)');
   });
 
   it('names the seed and the operator for what they made, not the writing tool or "Someone"', () => {
@@ -157,7 +160,8 @@ describe('the actor of an entry', () => {
   it('is the writing tool or the scheduler for an entry without a user, from what the entry recorded', () => {
     expect(entryActor(app({ via: 'webhook' }))).toEqual({ kind: 'writing_tool', name: 'ZimmWriter (writing tool)', email: null });
     expect(entryActor(app({ via: 'schedule' }))).toEqual({ kind: 'scheduler', name: 'Scheduler', email: null });
-    expect(entryActor(app({ by_server: true }))).toEqual({ kind: 'writing_tool', name: 'ZimmWriter (writing tool)', email: null });
+    expect(entryActor({ ...app({ by_server: true }), action: 'category_created' })).toEqual({ kind: 'writing_tool', name: 'ZimmWriter (writing tool)', email: null });
+    expect(entryActor(app({ by_server: true })).kind).toBe('unknown');
   });
 
   it('is unknown without a user and without a mark, or with a mark it does not know', () => {
