@@ -80,8 +80,9 @@ export const PENDING_TOAST_READ_MS = 1500;
 /**
  * Shows the toast an earlier page left, once: it is forgotten when it was on screen for a moment
  * (PENDING_TOAST_READ_MS), or closed, or replaced. A page that reloads before that (a dev server re-optimizing
- * its modules) shows it again rather than losing it; the pages a person opens after it do not repeat it.
- * Unreadable leftovers are dropped.
+ * its modules) shows it again rather than losing it; the pages a person opens after it do not repeat it. A
+ * toast left meanwhile for the next page (a session that ended right after the sign-in's welcome) is kept: only
+ * the one shown here is forgotten. Unreadable leftovers are dropped.
  */
 export async function showPendingToast(storage: Pick<Storage, 'getItem' | 'removeItem'> = sessionStorage): Promise<void> {
   const stored = storage.getItem(PENDING_TOAST_KEY);
@@ -108,5 +109,5 @@ export async function showPendingToast(storage: Pick<Storage, 'getItem' | 'remov
       if (current?.id !== id) done();
     });
   });
-  storage.removeItem(PENDING_TOAST_KEY);
+  if (storage.getItem(PENDING_TOAST_KEY) === stored) storage.removeItem(PENDING_TOAST_KEY);
 }

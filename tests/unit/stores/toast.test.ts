@@ -75,6 +75,16 @@ describe('toast', () => {
     expect(storage.values.has(PENDING_TOAST_KEY)).toBe(false);
   });
 
+  it('keeps a toast left for the next page while the carried one was on screen (a session ended right after the welcome)', async () => {
+    const storage = memoryStorage();
+    toastOnNextPage({ title: 'Admin Access Granted' }, storage);
+    const shown = showPendingToast(storage);
+    toastOnNextPage({ title: 'Session Expired', description: 'Your session has expired. Please log in again.' }, storage);
+    await vi.advanceTimersByTimeAsync(PENDING_TOAST_READ_MS);
+    await shown;
+    expect(JSON.parse(storage.values.get(PENDING_TOAST_KEY)!)).toMatchObject({ title: 'Session Expired' });
+  });
+
   it('drops an unreadable pending toast', async () => {
     const storage = memoryStorage();
     storage.setItem(PENDING_TOAST_KEY, '{not json');
