@@ -1,4 +1,6 @@
 import type { Config, Context } from '@netlify/functions';
+import { publicSupabaseConfig } from '../../src/lib/supabase-config.ts';
+import { backendClient, withBackend } from '../../src/lib/server/backend.ts';
 import { failureReference } from '../../src/lib/server/http.ts';
 import { clientInfoFrom } from '../../src/lib/server/login-attempts.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
@@ -6,7 +8,6 @@ import { siteAddress, type SiteAddressOrganization } from '../../src/lib/server/
 import { siteOrganizationId } from '../../src/lib/server/site-organization.ts';
 import { answerWordPressRequest } from '../../src/lib/server/wordpress-api.ts';
 import { wpError } from '../../src/lib/server/wordpress-rest.ts';
-import { withBackend } from '../../src/lib/server/backend.ts';
 
 /**
  * `/wp-json/*` (and `/?rest_route=/…`, rewritten here by netlify.toml): the WordPress REST API publishing tools
@@ -23,8 +24,10 @@ export default withBackend(async (req: Request, context?: Pick<Context, 'ip'>) =
       if (error) throw new Error(`reading organization ${organizationId} failed: ${error.message}`);
       organization = data as SiteAddressOrganization & { name: string };
     }
+    const { url, anonKey } = publicSupabaseConfig(process.env);
     return await answerWordPressRequest(req, {
       service,
+      visitor: backendClient(url, anonKey),
       organizationId,
       siteAddress: organization ? siteAddress(organization) : new URL(req.url).origin,
       siteName: organization?.name ?? '',

@@ -46,6 +46,19 @@ export const ImageUrlSchema = z
 /** A phone number. */
 export const PhoneSchema = z.string().trim().regex(PHONE_PATTERN, 'Enter a valid phone number');
 
+/**
+ * Whether Postgres can store the text: no NUL character and no lone UTF-16 surrogate. JSON carries both
+ * (`"\u0000"`, `"\ud800"`), and a text column refuses them with an error rather than a check's refusal.
+ */
+export function isStorableText(text: string): boolean {
+  return !/[\0\p{Cs}]/u.test(text);
+}
+
+/** A string the database can store (isStorableText), refused otherwise with the reason. */
+export function storableString() {
+  return z.string().refine(isStorableText, 'must not contain a NUL character or a lone surrogate');
+}
+
 /** Turns an empty form field into "not given", so blank inputs are stored as absent rather than ''. */
 export function blankAsUndefined<T extends z.ZodType>(schema: T) {
   return z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema.optional());

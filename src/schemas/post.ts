@@ -1,5 +1,24 @@
 import { z } from './zod.ts';
-import { blankAsUndefined, ImageUrlSchema, SlugSchema } from './common.ts';
+import { blankAsUndefined, ImageUrlSchema, SlugSchema, storableString } from './common.ts';
+
+/**
+ * The limits of a post and its terms: the database's CHECK constraints (blog_posts, blog_tags,
+ * blog_categories), in characters. Every surface that writes a post (the editor, the webhook, the WordPress API)
+ * validates with these, so nothing reaches the database for it to refuse; tests/integration/db-catalog.test.ts
+ * reads the constraints back and fails when the two differ.
+ */
+export const POST_LIMITS = {
+  title: 200,
+  slug: 200,
+  excerpt: 500,
+  /** The source as written and the sanitized HTML derived from it, each. */
+  content: 2_000_000,
+  tags: 20,
+  tagName: 50,
+  categoryName: 80,
+  metaTitle: 200,
+  metaDescription: 500,
+} as const;
 
 /** Post lifecycle: drafts are private, scheduled posts go live at published_at, published posts are public. */
 export const POST_STATUSES = ['draft', 'published', 'scheduled'] as const;
@@ -18,9 +37,9 @@ export function uniqueTags(tags: readonly string[]): string[] {
 
 /** Tags: trimmed, 1 to 50 characters each, case-insensitive duplicates dropped, at most 20. */
 export const PostTagsSchema = z
-  .array(z.string().trim().min(1).max(50))
+  .array(storableString().trim().min(1).max(POST_LIMITS.tagName))
   .transform(uniqueTags)
-  .pipe(z.array(z.string()).max(20, 'At most 20 tags'));
+  .pipe(z.array(z.string()).max(POST_LIMITS.tags, `At most ${POST_LIMITS.tags} tags`));
 
 /**
  * A post as the editor and the webhook save it. Empty optional fields become null;
@@ -28,11 +47,11 @@ export const PostTagsSchema = z
  */
 export const PostInputSchema = z
   .object({
-    title: z.string().trim().min(1, 'Title is required').max(200),
+    title: storableString().trim().min(1, 'Title is required').max(POST_LIMITS.title),
     slug: SlugSchema,
-    excerpt: blankAsUndefined(z.string().trim().max(500)).transform((v) => v ?? null),
+    excerpt: blankAsUndefined(storableString().trim().max(POST_LIMITS.excerpt)).transform((v) => v ?? null),
     /** What the author wrote, kept as written (see post-content.ts); the HTML is derived from it when the post is shaped. */
-    content_source: z.string().max(2_000_000).refine((source) => source.trim() !== '', 'Content is required'),
+    content_source: storableString().max(POST_LIMITS.content).refine((source) => source.trim() !== '', 'Content is required'),
     content_format: z.enum(CONTENT_FORMATS),
     status: PostStatusSchema.default('draft'),
     category_id: blankAsUndefined(z.uuid()).transform((v) => v ?? null),
@@ -41,8 +60,8 @@ export const PostInputSchema = z
     featured_image_url: blankAsUndefined(ImageUrlSchema).transform((v) => v ?? null),
     /** The featured image from the organization's Media Library (the database checks it is the same organization's). */
     featured_media_id: z.uuid().nullable().optional().transform((v) => v ?? null),
-    meta_title: blankAsUndefined(z.string().trim().max(200)).transform((v) => v ?? null),
-    meta_description: blankAsUndefined(z.string().trim().max(500)).transform((v) => v ?? null),
+    meta_title: blankAsUndefined(storableString().trim().max(POST_LIMITS.metaTitle)).transform((v) => v ?? null),
+    meta_description: blankAsUndefined(storableString().trim().max(POST_LIMITS.metaDescription)).transform((v) => v ?? null),
     published_at: z.iso.datetime({ offset: true }).nullable().optional(),
     /** In the publishing queue: the database gives the post its slot (published_at) and keeps it scheduled. */
     queued: z.boolean().optional(),

@@ -1,6 +1,6 @@
 import { z } from './zod.ts';
-import { HttpUrlSchema } from './common.ts';
-import { PostTagsSchema } from './post.ts';
+import { HttpUrlSchema, storableString } from './common.ts';
+import { POST_LIMITS, PostTagsSchema } from './post.ts';
 
 /**
  * An optional payload field. The writing tool sends `false` (and sometimes null or '') for empty fields:
@@ -30,7 +30,7 @@ export const WebhookTokenSchema = z.string().min(16).max(200);
  * webhook"), sent as `webhook_name`: any text of 1 to 100 characters (`webhook_deliveries.webhook_name`
  * checks the same). A label shown in the delivery log; it selects nothing.
  */
-export const WebhookNameSchema = z.string().trim().min(1).max(100, 'webhook_name must be at most 100 characters');
+export const WebhookNameSchema = storableString().trim().min(1).max(100, 'webhook_name must be at most 100 characters');
 
 /**
  * The JSON body ZimmWriter posts to /api/webhooks/zimmwriter/{token}. No organization field: the token in
@@ -41,26 +41,26 @@ export const WebhookPayloadSchema = z
     /** The webhook's name as its user saved it in the writing tool (WebhookNameSchema). */
     webhook_name: optional(WebhookNameSchema),
     /** The article title (required). */
-    title: z.string().trim().min(1, 'Title is required').max(200),
+    title: storableString().trim().min(1, 'Title is required').max(POST_LIMITS.title),
     /** The article as HTML; kept as the post's source when no markdown is sent, sanitized for the page. */
-    html: optional(z.string().max(5_000_000)),
+    html: optional(storableString().max(POST_LIMITS.content)),
     /** The article as Markdown; kept as the post's source (and wins over html), rendered and sanitized for the page. */
-    markdown: optional(z.string().max(5_000_000)),
+    markdown: optional(storableString().max(POST_LIMITS.content)),
     /** Summary shown on blog cards. */
-    excerpt: optional(z.string().trim().max(500)),
+    excerpt: optional(storableString().trim().max(POST_LIMITS.excerpt)),
     /**
      * Category name: the organization's category it means (case, spacing, punctuation and small typos set aside,
      * src/lib/server/category-match.ts), else created and held for an editor's review before visitors see it.
      */
-    category: optional(z.string().trim().min(1).max(80)),
+    category: optional(storableString().trim().min(1).max(POST_LIMITS.categoryName)),
     /** Tags, as a list or a comma-separated string. */
     tags: optional(TagsSchema),
     /** SEO title for the page's <title>, search results and shares; the post keeps its own when none is sent. */
-    meta_title: optional(z.string().trim().max(200)),
+    meta_title: optional(storableString().trim().max(POST_LIMITS.metaTitle)),
     /** SEO description for the meta description and shares; the post keeps its own when none is sent. */
-    meta_description: optional(z.string().trim().max(500)),
+    meta_description: optional(storableString().trim().max(POST_LIMITS.metaDescription)),
     /** Wanted URL slug; normalized, and derived from the title when absent. Same slug = same post. */
-    slug: optional(z.string().trim().max(200)),
+    slug: optional(storableString().trim().max(POST_LIMITS.slug)),
     /**
      * Featured image, an absolute http(s) URL: fetched once from a public host and stored in the
      * organization's Media Library (the site never links to it). Used when image_base64 is absent or refused.

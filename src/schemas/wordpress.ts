@@ -5,14 +5,22 @@
  * format, comment_status, ping_status, sticky, template, password) are accepted and ignored.
  */
 import { z } from './zod.ts';
+import { storableString } from './common.ts';
+import { POST_LIMITS } from './post.ts';
 
 /** `"text"` or `{ raw: "text" }` (what WordPress answers in the edit context, which some tools send back). */
 const rawText = (schema: z.ZodString) => z.union([z.string(), z.object({ raw: z.string() }).transform((value) => value.raw)]).pipe(schema);
 
-/** Term or media ids: `[1, 2]`, `"1,2"`, `3`. */
-const IdListSchema = z
-  .union([z.array(z.union([z.number(), z.string()])), z.string().transform((list) => list.split(',').filter((id) => id.trim() !== '')), z.number().transform((id) => [id])])
-  .pipe(z.array(z.coerce.number<string | number>().int('must be a list of term ids').positive('must be a list of term ids')).max(100));
+/** At most `max` characters, worded as WordPress words it. */
+const atMost = (max: number) => `must be at most ${max.toLocaleString('en-US')} characters`;
+
+/** Term ids: `[1, 2]`, `"1,2"`, `3`; repeats dropped, at most `max`. */
+const idList = (max: number) =>
+  z
+    .union([z.array(z.union([z.number(), z.string()])), z.string().transform((list) => list.split(',').filter((id) => id.trim() !== '')), z.number().transform((id) => [id])])
+    .pipe(z.array(z.coerce.number<string | number>().int('must be a list of term ids').positive('must be a list of term ids')))
+    .transform((ids) => [...new Set(ids)])
+    .pipe(z.array(z.number()).max(max, `must list at most ${max} ids`));
 
 /**
  * A date as WordPress sends one: `2026-12-01T09:30:00` (the site's time zone, which the API declares as UTC),
@@ -43,39 +51,47 @@ export const SEO_META_KEYS = {
 
 const SeoMetaSchema = z
   .object({
-    _yoast_wpseo_title: z.string().trim().max(200).optional(),
-    rank_math_title: z.string().trim().max(200).optional(),
-    _yoast_wpseo_metadesc: z.string().trim().max(500).optional(),
-    rank_math_description: z.string().trim().max(500).optional(),
+    _yoast_wpseo_title: storableString().trim().max(POST_LIMITS.metaTitle, atMost(POST_LIMITS.metaTitle)).optional(),
+    rank_math_title: storableString().trim().max(POST_LIMITS.metaTitle, atMost(POST_LIMITS.metaTitle)).optional(),
+    _yoast_wpseo_metadesc: storableString().trim().max(POST_LIMITS.metaDescription, atMost(POST_LIMITS.metaDescription)).optional(),
+    rank_math_description: storableString().trim().max(POST_LIMITS.metaDescription, atMost(POST_LIMITS.metaDescription)).optional(),
   })
   .loose();
 
-/** A post's fields as a tool creates or updates it (every field optional here; create requires title and content). */
+/**
+ * A post's fields as a tool creates or updates it (every field optional here; create requires title and
+ * content), within the database's limits (POST_LIMITS): the site files a post in one category (the first id)
+ * and keeps at most 20 tags.
+ */
 export const WpPostInputSchema = z.object({
-  title: rawText(z.string().trim().max(200, 'must be at most 200 characters')).optional(),
-  content: rawText(z.string().max(5_000_000, 'is too long')).optional(),
-  excerpt: rawText(z.string().trim().max(500, 'must be at most 500 characters')).optional(),
-  slug: z.string().trim().max(200, 'must be at most 200 characters').optional(),
+  title: rawText(storableString().trim().max(POST_LIMITS.title, atMost(POST_LIMITS.title))).optional(),
+  content: rawText(storableString().max(POST_LIMITS.content, atMost(POST_LIMITS.content))).optional(),
+  excerpt: rawText(storableString().trim().max(POST_LIMITS.excerpt, atMost(POST_LIMITS.excerpt))).optional(),
+  slug: storableString().trim().max(POST_LIMITS.slug, atMost(POST_LIMITS.slug)).optional(),
   status: z.enum(WP_STATUSES, { message: `is not one of ${WP_STATUSES.join(', ')}` }).optional(),
   date: WpDateSchema.nullable().optional(),
   date_gmt: WpDateSchema.nullable().optional(),
-  categories: IdListSchema.optional(),
-  tags: IdListSchema.optional(),
+  categories: idList(100).optional(),
+  tags: idList(POST_LIMITS.tags).optional(),
   featured_media: z.coerce.number<unknown>().int('must be a media id').min(0, 'must be a media id').optional(),
   meta: SeoMetaSchema.optional(),
 });
 export type WpPostInput = z.infer<typeof WpPostInputSchema>;
 
-/** A category or tag a tool creates: its name (WordPress's `description` and `parent` are not kept). */
-export const WpTermInputSchema = z.object({
-  name: z.string().trim().min(1, 'is required').max(50, 'must be at most 50 characters'),
-  slug: z.string().trim().max(200).optional(),
-});
+/**
+ * A category or tag a tool creates: its name, within the taxonomy's limit (POST_LIMITS: 80 characters for a
+ * category, 50 for a tag); WordPress's `description` and `parent` are not kept.
+ */
+export const wpTermInputSchema = (maxName: number) =>
+  z.object({
+    name: storableString().trim().min(1, 'is required').max(maxName, atMost(maxName)),
+    slug: storableString().trim().max(POST_LIMITS.slug, atMost(POST_LIMITS.slug)).optional(),
+  });
 
 /** The list parameters every collection takes: page and per_page as WordPress bounds them. */
 export const WpPagingSchema = z.object({
   page: z.coerce.number<unknown>().int('must be a whole number').min(1, 'must be 1 or more').default(1),
   per_page: z.coerce.number<unknown>().int('must be a whole number').min(1, 'must be between 1 (inclusive) and 100 (inclusive)').max(100, 'must be between 1 (inclusive) and 100 (inclusive)').default(10),
-  search: z.string().trim().max(200).optional(),
-  slug: z.string().trim().max(2000).optional(),
+  search: storableString().trim().max(200, atMost(200)).optional(),
+  slug: storableString().trim().max(2000, atMost(2000)).optional(),
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { POST_LIMITS } from '../../src/schemas/post.ts';
 import { withDatabase } from './support/db-fixtures.ts';
 
 // Structural guarantees, read from pg_catalog: they fail as soon as a migration forgets one.
@@ -88,11 +89,36 @@ describe('database catalog', () => {
     expect(await refusal('probe.scalepromarketing.com')).toBeNull();
   });
 
+  // Every surface that writes a post validates with POST_LIMITS, so that nothing reaches the database for it to
+  // refuse (a 500 and a failed delivery): the numbers are read back from the constraints themselves.
+  it.each([
+    ['blog_posts_title_check', `<= ${POST_LIMITS.title})`],
+    ['blog_posts_excerpt_check', `<= ${POST_LIMITS.excerpt})`],
+    ['blog_posts_content_check', `<= ${POST_LIMITS.content})`],
+    ['blog_posts_content_source_check', `<= ${POST_LIMITS.content})`],
+    ['blog_posts_meta_title_check', `<= ${POST_LIMITS.metaTitle})`],
+    ['blog_posts_meta_description_check', `<= ${POST_LIMITS.metaDescription})`],
+    ['blog_categories_name_check', `<= ${POST_LIMITS.categoryName})`],
+    ['blog_tags_name_check', `<= ${POST_LIMITS.tagName})`],
+  ])('POST_LIMITS holds %s', async (name, bound) => {
+    const definition = await withDatabase(async (db) => (await db.query('select pg_get_constraintdef(oid) as def from pg_constraint where conname = $1', [name])).rows[0]?.def as string | undefined);
+    expect(definition).toContain(bound);
+  });
+
+  it('POST_LIMITS holds the tag list check and the slug length', async () => {
+    const [tagList, slug] = await withDatabase(async (db) =>
+      (await db.query(`select pg_get_functiondef(p.oid) as def from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+         where n.nspname = 'public' and p.proname in ('is_valid_tag_list', 'is_valid_slug') order by p.proname`)).rows.map((row) => row.def as string));
+    expect(tagList).toContain(`<= ${POST_LIMITS.tags}`);
+    expect(tagList).toContain(`between 1 and ${POST_LIMITS.tagName}`);
+    expect(slug).toContain(`<= ${POST_LIMITS.slug}`);
+  });
+
   it('anon cannot read private profile columns', async () => {
     const rows = await withDatabase(async (db) => (await db.query(
       `select column_name, has_column_privilege('anon', 'public.profiles', column_name, 'select') as readable
        from information_schema.columns where table_schema = 'public' and table_name = 'profiles' order by 1`)).rows);
     const readable = rows.filter((r) => r.readable).map((r) => r.column_name).sort();
-    expect(readable).toEqual(['author_title', 'author_website', 'avatar_url', 'bio', 'full_name', 'id']);
+    expect(readable).toEqual(['author_title', 'author_website', 'avatar_url', 'bio', 'full_name', 'id', 'wp_id']);
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { check, countRows, db, EVERGREEN, must, removeTestRows, SCALE_PRO, webhookRequest } from './support/webhook-backend.ts';
 import webhook from '../../netlify/functions/zimmwriter-webhook.mts';
 import { FUNCTION_BODY_LIMIT_BYTES } from '../../src/lib/server/http.ts';
+import { withDatabase } from './support/db-fixtures.ts';
 
 const since = new Date().toISOString();
 const run = Date.now().toString(36);
@@ -272,8 +273,13 @@ describe('a refused delivery writes no post', () => {
     const slug = testSlug('refused-by-db');
     const category = `Refused Category ${run}`;
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    // Valid for the payload schema (5 MB of HTML), over the stored content limit (2,000,000 characters).
-    const response = await deliver(SCALE_PRO.token, { title: 'Too long to store', html: `<p>${'a'.repeat(2_100_000)}</p>`, slug, category });
+    // The payload's limits are the database's, so no payload makes it refuse a post: a constraint of this test's
+    // own does (a failure of the database's, as a migration gone wrong would be).
+    const title = `Refused by the database ${run}`;
+    await withDatabase((pg) => pg.query(`alter table public.blog_posts add constraint blog_posts_refused_by_test check (title <> '${title}') not valid`));
+    const response = await deliver(SCALE_PRO.token, { title, html: '<p>A post the database refuses.</p>', slug, category }).finally(() =>
+      withDatabase((pg) => pg.query('alter table public.blog_posts drop constraint blog_posts_refused_by_test')),
+    );
     const log = logged.mock.calls.map((args) => args.join(' ')).join('\n');
     logged.mockRestore();
 
@@ -284,13 +290,13 @@ describe('a refused delivery writes no post', () => {
     expect(response.text).not.toMatch(/blog_posts|check|constraint|violat|relation|column|sql/i);
 
     expect(log).toContain(reference);
-    expect(log).toMatch(/blog_posts_content_check/);
+    expect(log).toMatch(/blog_posts_refused_by_test/);
     expect(await postCount()).toBe(posts);
     expect(await deliveryCount()).toBe(deliveries + 1);
     expect(await countRows('blog_categories', { organization_id: SCALE_PRO.id, name: category })).toBe(0);
     const record = must(await db.from('webhook_deliveries').select('id, status_code, post_id, error').eq('slug', slug).single(), 'delivery');
     expect(record).toMatchObject({ status_code: 500, post_id: null });
-    expect(record.error).toMatch(new RegExp(`^Could not store the post \\(reference ${reference}\\): .*blog_posts_content_check`));
+    expect(record.error).toMatch(new RegExp(`^Could not store the post \\(reference ${reference}\\): .*blog_posts_refused_by_test`));
     expect(record.id.startsWith(reference)).toBe(true);
   });
 

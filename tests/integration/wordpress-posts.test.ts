@@ -318,7 +318,9 @@ describe('media', () => {
     rmSync(path);
     expect(uploaded.alt_text).toBe('A blue square');
     expect((await mediaNamed(formName))[0]).toMatchObject({ wp_id: uploaded.id, alt_text: 'A blue square' });
-    expect((await call(`/wp/v2/media/${uploaded.id}`, { auth: null })).json.id).toBe(uploaded.id);
+    expect((await call(`/wp/v2/media/${uploaded.id}`)).json.id).toBe(uploaded.id);
+    // Visitors read only what the site shows: a file no published post features is not theirs to list.
+    expect((await call(`/wp/v2/media/${uploaded.id}`, { auth: null })).status).toBe(404);
 
     const title = `With a featured image ${run}`;
     const post = await wp.posts().create({ title, content: '<p>Pictured.</p>', status: 'draft', featured_media: uploaded.id });

@@ -17,7 +17,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import type { z } from 'zod';
 import { matchCategory } from './category-match.ts';
 import { shapePostContent } from '../post-content.ts';
-import type { ContentFormat } from '../../schemas/post.ts';
+import { type ContentFormat, POST_LIMITS } from '../../schemas/post.ts';
 import { slugify } from '../slug.ts';
 import { HttpError, InternalError } from './http.ts';
 import { buildAtOnce, quietWindowMs, sendRebuildBatches, type RequestedRebuild } from './rebuilds.ts';
@@ -124,6 +124,10 @@ export class ArrivalFailed extends InternalError {
 export async function arrivalFields(client: SupabaseClient, organizationId: string | null, post: ArrivingPost): Promise<PostFields> {
   const body = await shapePostContent(post.body.text, post.body.format);
   if (!body.content) throw invalidPayload([{ path: post.body.field, message: 'No content is left after removing unsafe markup' }]);
+  // Markdown grows when rendered: the page's HTML has the same bound as the source.
+  if (body.content.length > POST_LIMITS.content) {
+    throw invalidPayload([{ path: post.body.field, message: `Too long once rendered as HTML (at most ${POST_LIMITS.content.toLocaleString('en-US')} characters)` }]);
+  }
   const category = post.category && organizationId ? await mappedCategory(client, organizationId, post.category) : post.category;
   return {
     p_slug: post.slug,

@@ -66,7 +66,10 @@ async function answer(request: Request, context: WordPressContext): Promise<Resp
   const url = new URL(request.url);
   const route = requestRoute(url);
   const found = ROUTES.find((candidate) => candidate.pattern.test(route));
-  const id = found ? Number(route.match(found.pattern)![1] ?? NaN) : NaN;
+  // An id past the safe integers is no row's (the ids are identities counting from 1): it reads as id 0, which
+  // each route answers with its own 404, rather than reaching the database as a number it cannot take.
+  const digits = found ? route.match(found.pattern)![1] : undefined;
+  const id = digits === undefined ? null : Number.isSafeInteger(Number(digits)) ? Number(digits) : 0;
   // WordPress lets a POST name another method in `_method` or X-HTTP-Method-Override (clients that can only
   // POST); never a GET, which a page elsewhere could make a browser send.
   const override = request.method === 'POST' ? (request.headers.get('x-http-method-override') ?? url.searchParams.get('_method')) : null;
@@ -91,7 +94,7 @@ async function answer(request: Request, context: WordPressContext): Promise<Resp
   if (found.needsPublisher && !publisher) {
     return wpError(401, 'rest_not_logged_in', 'You are not currently logged in.');
   }
-  return handler({ request, url, context: { ...context, organizationId: context.organizationId }, publisher, id: Number.isNaN(id) ? null : id });
+  return handler({ request, url, context: { ...context, organizationId: context.organizationId }, publisher, id });
 }
 
 /** `GET /wp-json/`: the site and the routes a client may call, as WordPress's index describes them. */
@@ -168,7 +171,12 @@ const STATUSES = Object.fromEntries(
 /** WordPress's role names: an admin is an administrator; a viewer, who cannot publish, a subscriber. */
 const WP_ROLES: Record<Publisher['role'], string> = { admin: 'administrator', editor: 'editor', viewer: 'subscriber' };
 
-/** What each role may do, in WordPress's capability names (clients check `publish_posts` and `upload_files`). */
+/**
+ * What each role may do, in WordPress's capability names (clients check `publish_posts` and `upload_files`):
+ * exactly what the database lets the role do through this API and the back office. Editors and admins write
+ * and publish any post of the organization; an editor deletes only their own posts, an admin any
+ * (private.may_delete_post, which the delete policy and delete_arrived_post share).
+ */
 function capabilities(role: Publisher['role']): Record<string, boolean> {
   const reader = { read: true };
   if (role === 'viewer') return { ...reader, subscriber: true };
@@ -180,7 +188,7 @@ function capabilities(role: Publisher['role']): Record<string, boolean> {
     publish_posts: true,
     delete_posts: true,
     delete_published_posts: true,
-    delete_others_posts: true,
+    delete_others_posts: role === 'admin',
     upload_files: true,
     manage_categories: true,
     unfiltered_html: false,

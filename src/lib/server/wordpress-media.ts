@@ -4,8 +4,9 @@
  * attachment; filename="…"` (and its Content-Type), or a multipart form with a `file` part (and optional
  * `alt_text`, `title`). It lands in the organization's Media Library as a back-office upload does (one copy per
  * image: the same bytes answer the library's file), credited to the password's member. Files are images of the
- * library's types up to its size; anything else is refused naming the file and why, with nothing stored. Anyone
- * lists and reads the library's files (they are public on the site); editors and admins upload.
+ * library's types up to its size; anything else is refused naming the file and why, with nothing stored. Editors
+ * and admins list, read and upload the library's files; visitors (and viewers) read through the anon key, so they
+ * see what the database lets the site show: the featured images of published posts.
  */
 import { imageProblem } from '../image-file.ts';
 import { MEDIA_COLUMNS, type MediaItem, mediaPublicUrl } from '../media-library.ts';
@@ -22,6 +23,7 @@ import {
   mayWrite,
   queryObject,
   readPage,
+  reader,
   type WordPressRequest,
   wpDate,
   wpError,
@@ -38,7 +40,7 @@ async function listMedia(call: WordPressRequest): Promise<Response> {
   const paging = WpPagingSchema.safeParse(queryObject(call.url));
   if (!paging.success) return invalidFromZod(paging.error);
   const { page, per_page: perPage, search } = paging.data;
-  let select = call.context.service
+  let select = reader(call)
     .from('media')
     .select(MEDIA_ROW_COLUMNS, { count: 'exact' })
     .eq('organization_id', call.context.organizationId)
@@ -122,7 +124,7 @@ async function readUpload(request: Request): Promise<Upload> {
     }
     const file = form.get('file');
     if (!(file instanceof File)) throw new UploadError('rest_upload_no_data', 'No data supplied: send the image as the `file` part.');
-    const text = (name: string) => String(form.get(name) ?? '').trim().slice(0, 500);
+    const text = (name: string) => withoutControlCharacters(String(form.get(name) ?? '')).trim().slice(0, 500);
     return { fileName: cleanName(file.name) || 'image', bytes: new Uint8Array(await file.arrayBuffer()), altText: text('alt_text') || text('title') };
   }
   if (bytes.byteLength === 0) throw new UploadError('rest_upload_no_data', 'No data supplied.');
@@ -141,12 +143,17 @@ async function readUpload(request: Request): Promise<Upload> {
 
 /** A file name as the library keeps it: its last path segment, without control characters, at most 255 characters. */
 function cleanName(name: string): string {
-  const last = name.split(/[\\/]/).at(-1) ?? '';
-  return [...last].filter((char) => char.charCodeAt(0) > 0x1f && char !== '\u007f').join('').trim().slice(-255);
+  return withoutControlCharacters(name.split(/[\\/]/).at(-1) ?? '').trim().slice(-255);
 }
 
+/** Text without control characters (NUL among them, which the database cannot store). */
+function withoutControlCharacters(text: string): string {
+  return [...text].filter((char) => char.charCodeAt(0) > 0x1f && char !== '\u007f').join('');
+}
+
+/** A file of the library as the caller may read it (reader: visitors only the featured images of what the site shows). */
 async function readMedia(call: WordPressRequest, by: { id: string } | { wp_id: number }): Promise<MediaRow | null> {
-  const select = call.context.service.from('media').select(MEDIA_ROW_COLUMNS).eq('organization_id', call.context.organizationId);
+  const select = reader(call).from('media').select(MEDIA_ROW_COLUMNS).eq('organization_id', call.context.organizationId);
   const { data, error } = await ('id' in by ? select.eq('id', by.id) : select.eq('wp_id', by.wp_id)).maybeSingle();
   if (error) throw new Error(`reading media failed: ${error.message}`);
   return data as unknown as MediaRow | null;

@@ -4,17 +4,23 @@
  * fields from Yoast's or Rank Math's `meta`, WordPress's statuses) and takes the same steps as a webhook
  * delivery; the stored post is answered in WordPress's shape.
  *
- * - Visitors list and read published posts; signed-in editors and admins every status, with `context=edit`'s
- *   raw fields. Viewers (WordPress's subscribers) read as visitors and may not write.
+ * - Visitors list and read what the site shows: their reads go through the anon key, so the database's row-level
+ *   security decides (published, and the publication time come). Signed-in editors and admins read every status,
+ *   with `context=edit`'s raw fields. Viewers (WordPress's subscribers) read as visitors and may not write.
+ * - Everyone's input is bounded as the database bounds it (POST_LIMITS): a field it would refuse is WordPress's 400
+ *   naming it, with nothing written; slugs and names reach PostgREST quoted (inList), never as its syntax.
  * - Create: `title` and `content` are required; the status defaults to `draft`, as WordPress's does;
  *   `publish` follows the organization's choice for arrivals (published, a draft for review, or the queue's next
  *   slot, answered as `future` with its date); `future` needs a date ahead; `pending` is kept as a draft. A slug
  *   another post has gets `-2` (WordPress's rule), so a second create never overwrites.
  * - Update (POST, PUT or PATCH on `/posts/{id}`): only the fields sent change.
- * - Delete needs `force=true` (there is no trash, as WordPress answers for types without one).
+ * - Delete needs `force=true` (there is no trash, as WordPress answers for types without one). Who may delete
+ *   whose post is the back office's rule, decided by the database (private.may_delete_post): an admin any post,
+ *   an editor their own.
  */
 import { postPath } from '../blog-urls.ts';
 import { postSlug } from '../slug.ts';
+import { SLUG_PATTERN } from '../../schemas/common.ts';
 import { SEO_META_KEYS, WpPagingSchema, WpPostInputSchema, type WpPostInput } from '../../schemas/wordpress.ts';
 import { ArrivalFailed, arrivalFields, type ArrivingPost, DeliveryProblem, storeArrival } from './post-arrival.ts';
 import { sendRebuildBatches, type RequestedRebuild, buildAtOnce, quietWindowMs } from './rebuilds.ts';
@@ -23,12 +29,14 @@ import {
   escapeHtml,
   forbidden,
   type Handler,
+  inList,
   invalidFromZod,
   invalidParams,
   mayWrite,
   queryObject,
   readBody,
   readPage,
+  reader,
   type WordPressRequest,
   wpDate,
   wpError,
@@ -91,7 +99,7 @@ async function listPosts(call: WordPressRequest): Promise<Response> {
   if (statuses.some((status) => status !== 'publish') && !mayWrite(call)) {
     return wpError(call.publisher ? 403 : 401, 'rest_invalid_param', 'Invalid parameter(s): status', {}, { params: { status: 'Status is forbidden.' } });
   }
-  let select = call.context.service
+  let select = reader(call)
     .from('blog_posts')
     .select(POST_COLUMNS, { count: 'exact' })
     .eq('organization_id', call.context.organizationId)
@@ -100,17 +108,22 @@ async function listPosts(call: WordPressRequest): Promise<Response> {
     .order('created_at', { ascending: false })
     .range((page - 1) * perPage, page * perPage - 1);
   if (search) select = select.ilike('title', `%${search.replace(/[%_\\]/g, (char) => `\\${char}`)}%`);
-  if (slug) select = select.in('slug', slug.split(',').map((each) => each.trim()));
+  if (slug !== undefined) {
+    // WordPress matches slugs as it writes them (lower case); one no post could have matches nothing.
+    const slugs = slug.split(',').map((each) => each.trim().toLowerCase()).filter((each) => SLUG_PATTERN.test(each));
+    if (slugs.length === 0) return collection([], 0, page, perPage);
+    select = select.filter('slug', 'in', inList(slugs));
+  }
   const read = await readPage<PostRow>(select, page, perPage, 'posts');
   if (read instanceof Response) return read;
   const tagIds = await tagIdsByName(call, read.rows.flatMap((row) => row.tags ?? []));
   return collection(read.rows.map((row) => wpPost(call, row, tagIds)), read.total, page, perPage);
 }
 
-/** `GET /posts/{id}`: a published post for anyone, any other to its organization's editors and admins. */
+/** `GET /posts/{id}`: a post the site shows for anyone, any other to its organization's editors and admins. */
 async function getPost(call: WordPressRequest): Promise<Response> {
   const row = await readPost(call);
-  if (!row || (row.status !== 'published' && !mayWrite(call))) return invalidPostId();
+  if (!row) return invalidPostId();
   return wpJson(wpPost(call, row, await tagIdsByName(call, row.tags ?? [])));
 }
 
@@ -175,9 +188,9 @@ async function deletePost(call: WordPressRequest): Promise<Response> {
 
 const invalidPostId = () => wpError(404, 'rest_post_invalid_id', 'Invalid post ID.');
 
-/** The post of the route's id (or of `id` given) in this organization, or null. */
+/** The post of the route's id (or of `id` given) in this organization, as the caller may read it (reader), or null. */
 async function readPost(call: WordPressRequest, id?: string): Promise<PostRow | null> {
-  const select = call.context.service.from('blog_posts').select(POST_COLUMNS).eq('organization_id', call.context.organizationId);
+  const select = reader(call).from('blog_posts').select(POST_COLUMNS).eq('organization_id', call.context.organizationId);
   const { data, error } = await (id ? select.eq('id', id) : select.eq('wp_id', call.id!)).maybeSingle();
   if (error) throw new Error(`reading post ${id ?? call.id} failed: ${error.message}`);
   return data as unknown as PostRow | null;
@@ -291,7 +304,7 @@ async function store(call: WordPressRequest, post: ArrivingPost): Promise<string
 /** The integer ids of tags by name (the registry's spelling; case-insensitive). */
 async function tagIdsByName(call: WordPressRequest, names: string[]): Promise<Map<string, number>> {
   if (names.length === 0) return new Map();
-  const { data, error } = await call.context.service.from('blog_tags').select('wp_id, name').eq('organization_id', call.context.organizationId).in('name', [...new Set(names)]);
+  const { data, error } = await call.context.service.from('blog_tags').select('wp_id, name').eq('organization_id', call.context.organizationId).filter('name', 'in', inList(names));
   if (error) throw new Error(`reading tags failed: ${error.message}`);
   return new Map((data as { wp_id: number; name: string }[]).map((row) => [row.name.toLowerCase(), row.wp_id]));
 }

@@ -13,9 +13,15 @@ import type { ClientInfo } from './login-attempts.ts';
 /** The namespace this API serves. */
 export const WP_NAMESPACE = 'wp/v2';
 
-/** What a request needs besides itself: the service client, the site's organization and address, the client. */
+/** What a request needs besides itself: the backend's clients, the site's organization and address, the client. */
 export interface WordPressContext {
   service: SupabaseClient;
+  /**
+   * A client with the anon key: what a visitor (or a viewer, who reads as one) reads comes through it, so the
+   * database's row-level security decides what is public (a published post whose time has come, the featured
+   * images and authors of such posts), exactly as for the site and the anon REST API.
+   */
+  visitor: SupabaseClient;
   /** The organization this site shows; null when it shows none (a local site without one). */
   organizationId: string | null;
   /** The origin of the site's address (`https://www.example.com`). */
@@ -68,6 +74,22 @@ export function invalidFromZod(error: z.ZodError): Response {
 /** Whether the caller may write (create, edit, delete, upload): a signed-in editor or admin, not a viewer. */
 export function mayWrite(call: WordPressRequest): call is WordPressRequest & { publisher: Publisher } {
   return call.publisher !== null && call.publisher.role !== 'viewer';
+}
+
+/**
+ * The client a caller's reads go through: the service client for the organization's editors and admins (they
+ * read every post of it, as in the back office), the anon client for everyone else (row-level security decides).
+ */
+export function reader(call: WordPressRequest): SupabaseClient {
+  return mayWrite(call) ? call.context.service : call.context.visitor;
+}
+
+/**
+ * A PostgREST `in` list of text values, each quoted with its quotes and backslashes escaped, so that no value
+ * (a tag named `say "hi"`, a slug of `a,b)`) is read as the list's syntax. For `.filter(column, 'in', …)`.
+ */
+export function inList(values: readonly string[]): string {
+  return `(${[...new Set(values)].map((value) => `"${value.replace(/["\\]/g, (char) => `\\${char}`)}"`).join(',')})`;
 }
 
 /** The answer to a caller who may not do this: 401 for a visitor (not signed in), 403 for a viewer (WordPress's subscriber). */

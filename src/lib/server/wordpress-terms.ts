@@ -14,7 +14,8 @@
 import { categoryPath, tagPath, tagSlug } from '../blog-urls.ts';
 import { matchCategory } from './category-match.ts';
 import { slugify } from '../slug.ts';
-import { WpPagingSchema, WpTermInputSchema } from '../../schemas/wordpress.ts';
+import { POST_LIMITS } from '../../schemas/post.ts';
+import { WpPagingSchema, wpTermInputSchema } from '../../schemas/wordpress.ts';
 import {
   collection,
   forbidden,
@@ -90,6 +91,7 @@ function wpTerm(call: WordPressRequest, taxonomy: Taxonomy, term: Term) {
 /** The routes of one taxonomy: the collection (list, create) and one term (read). */
 function taxonomyRoutes(taxonomy: Taxonomy): { collection: Record<string, Handler>; byId: Record<string, Handler> } {
   const invalidId = () => wpError(404, 'rest_term_invalid', 'Term does not exist.');
+  const TermInputSchema = wpTermInputSchema(taxonomy === 'category' ? POST_LIMITS.categoryName : POST_LIMITS.tagName);
 
   async function list(call: WordPressRequest): Promise<Response> {
     const paging = WpPagingSchema.safeParse(queryObject(call.url));
@@ -113,7 +115,7 @@ function taxonomyRoutes(taxonomy: Taxonomy): { collection: Record<string, Handle
     if (!mayWrite(call)) return forbidden(call, 'rest_cannot_create', 'Sorry, you are not allowed to create terms in this taxonomy.');
     const body = await readBody(call.request, call.url);
     if (body instanceof Response) return body;
-    const parsed = WpTermInputSchema.safeParse(body);
+    const parsed = TermInputSchema.safeParse(body);
     if (!parsed.success) return invalidFromZod(parsed.error);
     const { name } = parsed.data;
     const existing = await terms(call, taxonomy);
