@@ -27,6 +27,12 @@ insert into public.organizations (id, name, slug, domain, domain_confirmed, sett
     'contact_email', 'info@evergreen-landscaping.test',
     'webhook', jsonb_build_object('publish_mode', 'draft')));
 
+-- Each organization is its own hosting team (made with it). Development builds cost nothing: their teams get a
+-- plan with room for every test run's builds (a real site's team has its Netlify plan's figures: site:add).
+update public.hosting_teams t set name = o.name || ' (development)', monthly_credits = 10000000
+from public.hosting_team_sites s join public.organizations o on o.id = s.organization_id
+where s.team_id = t.id and o.id in ('10000000-0000-4000-8000-000000000001', '10000000-0000-4000-8000-000000000002');
+
 -- Demo users, as Supabase's own seeds create them. App metadata (settable only by the service role) carries
 -- the organization and role; the on_auth_user_created trigger makes the profile and membership.
 insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,

@@ -31,6 +31,7 @@ import { spawnSync } from 'node:child_process';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { NETLIFY_PLANS } from '../src/schemas/hosting-team.ts';
 import { SiteSetupSchema, type SiteSetup } from '../src/schemas/site-setup.ts';
 import { createInvitation, INVITATION_VALID_DAYS, resendInvitation } from '../src/lib/server/invitations.ts';
 import { webhookUrl } from '../src/lib/back-office/webhook.ts';
@@ -73,6 +74,14 @@ Options:
   --netlify-site ID        also write the variables and deploy notifications with the Netlify CLI
   --rotate-webhook-token   make a new webhook token (the old one keeps working for 24 hours)
   --resend-invitation      send the first admin's pending invitation again, with a new link
+Hosting team (the Netlify team whose credits its sites share; each production deploy costs credits):
+  --team NAME              put the site in this team, made when new (default: a team of its own)
+  --plan free|personal|pro the team's Netlify plan: 300, 1,000 or 5,000 credits a month (a new team: free)
+  --monthly-credits N      the team's credits a month, when not a plan's (an Enterprise contract, bought packs)
+  --credits-per-deploy N   what a production deploy costs (default 15)
+  --cycle-day N            the day of the month the team's billing cycle starts (default 1)
+  --build-share N          the percent of the credits builds may use (default 80; the rest is for traffic)
+  --auto-recharge          the team buys more credits automatically when they run out
   --help                   this text
 
 The output holds secrets (the service-role key, the deploy secret, the webhook token): keep it private.`;
@@ -105,6 +114,13 @@ function parseSiteSetup(argv: string[]): SiteAddArgs {
         'netlify-site': { type: 'string' },
         'rotate-webhook-token': { type: 'boolean' },
         'resend-invitation': { type: 'boolean' },
+        team: { type: 'string' },
+        plan: { type: 'string' },
+        'monthly-credits': { type: 'string' },
+        'credits-per-deploy': { type: 'string' },
+        'cycle-day': { type: 'string' },
+        'build-share': { type: 'string' },
+        'auto-recharge': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -123,12 +139,50 @@ function parseSiteSetup(argv: string[]): SiteAddArgs {
     admin: values.admin,
     buildHook: values['build-hook'],
     netlifySite: values['netlify-site'],
+    team: values.team,
+    plan: values.plan,
+    monthlyCredits: values['monthly-credits'],
+    creditsPerDeploy: values['credits-per-deploy'],
+    cycleDay: values['cycle-day'],
+    buildShare: values['build-share'],
+    autoRecharge: values['auto-recharge'],
   });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `${flagOf(issue.path[0])}: ${issue.code === 'invalid_type' ? 'missing' : issue.message}`);
     fail(...lines, 'npm run site:add -- --help lists the options.');
   }
   return { site: parsed.data, rotateWebhookToken: values['rotate-webhook-token'] === true, resendInvitation: values['resend-invitation'] === true };
+}
+
+/**
+ * Puts the site in its hosting team (the one named, made when new; else the team it is in, a team of its own at
+ * first) with the figures given, and answers the line that says what the team's budget is.
+ */
+async function hostingTeam(client: SupabaseClient, site: SiteSetup, organizationId: string): Promise<string> {
+  let name = site.team;
+  if (!name) {
+    const { data, error } = await client.from('hosting_team_sites').select('team:hosting_teams(name)').eq('organization_id', organizationId).single();
+    if (error) fail(`reading the site's hosting team failed: ${error.message}`);
+    name = (data as unknown as { team: { name: string } }).team.name;
+  }
+  const plan = NETLIFY_PLANS.find((each) => each.id === site.plan);
+  const { data, error } = await client.rpc('place_site_in_team', {
+    p_organization_id: organizationId,
+    p_team_name: name,
+    p_monthly_credits: site.monthlyCredits ?? plan?.monthlyCredits ?? null,
+    p_credits_per_deploy: site.creditsPerDeploy ?? null,
+    p_cycle_start_day: site.cycleDay ?? null,
+    p_build_share_percent: site.buildShare ?? null,
+    p_auto_recharge: site.autoRecharge ?? null,
+  });
+  if (error) fail(`putting the site in its hosting team failed: ${error.message}`);
+  const team = data as { name: string; monthly_credits: number; credits_per_deploy: number; build_share_percent: number; cycle_start_day: number; auto_recharge: boolean; sites: number };
+  const builds = Math.floor((team.monthly_credits * team.build_share_percent) / 100 / team.credits_per_deploy);
+  return (
+    `  Hosting team: ${team.name} (${team.sites} site${team.sites === 1 ? '' : 's'}): ${team.monthly_credits.toLocaleString('en-US')} credits a month from day ${team.cycle_start_day}, ` +
+    `${team.credits_per_deploy} a deploy, ${team.build_share_percent}% for builds: ${builds.toLocaleString('en-US')} builds a month, paced` +
+    `${team.auto_recharge ? '; buys more credits automatically' : ''}. Check the plan in Settings → Hosting & builds (--plan sets it).`
+  );
 }
 
 /**
@@ -261,6 +315,7 @@ async function main(): Promise<void> {
   });
   if (error) fail(`${error.message} (nothing was written)`);
   const added = data as AddedSite;
+  const team = await hostingTeam(serviceClient(env, { actor: 'operator' }), site, added.organization_id);
   const invitation = await inviteAdmin(env, site, added, resend);
   const webhook = await webhookAddress(env, site, added.organization_id, rotateWebhookToken);
   const secret = deployNotificationSecret(serviceRoleKey, added.organization_id);
@@ -272,6 +327,7 @@ async function main(): Promise<void> {
     '',
     `${site.name} (${site.slug}) on ${url}: ${unchanged ? 'nothing changed, it is set up as given.' : 'set up.'}`,
     ...added.changes.map((change) => `  ${change}`),
+    team,
     ...invitation,
     ...webhook.lines,
     '',

@@ -1,5 +1,6 @@
 import { z } from './zod.ts';
 import { EmailSchema, SlugSchema } from './common.ts';
+import { HostingTeamInputSchema, NETLIFY_PLANS } from './hosting-team.ts';
 import { DomainSchema } from './organization.ts';
 import { WebhookTokenSchema } from './webhook.ts';
 
@@ -34,6 +35,15 @@ export const SiteSetupSchema = z
     buildHook: BuildHookUrlSchema.optional(),
     /** A Netlify site id or name: the settings are also written with the logged-in Netlify CLI. */
     netlifySite: z.string().trim().regex(/^[A-Za-z0-9._-]{1,100}$/, 'Enter a Netlify site id or name').optional(),
+    /** The hosting team (the Netlify team whose credits the site shares), made when new; without it the site's own team. */
+    team: HostingTeamInputSchema.shape.name.optional(),
+    /** The team's plan, which sets its monthly credits (unless `monthlyCredits` says otherwise). */
+    plan: z.enum(NETLIFY_PLANS.map((plan) => plan.id), { message: `Enter one of ${NETLIFY_PLANS.map((plan) => plan.id).join(', ')}` }).optional(),
+    monthlyCredits: HostingTeamInputSchema.shape.monthly_credits.optional(),
+    creditsPerDeploy: HostingTeamInputSchema.shape.credits_per_deploy.optional(),
+    cycleDay: HostingTeamInputSchema.shape.cycle_start_day.optional(),
+    buildShare: HostingTeamInputSchema.shape.build_share_percent.optional(),
+    autoRecharge: z.boolean().optional(),
   })
   .strict();
 export type SiteSetup = z.infer<typeof SiteSetupSchema>;

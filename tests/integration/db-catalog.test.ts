@@ -108,7 +108,7 @@ describe('database catalog', () => {
   it('POST_LIMITS holds the tag list check and the slug length', async () => {
     const [tagList, slug] = await withDatabase(async (db) =>
       (await db.query(`select pg_get_functiondef(p.oid) as def from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-         where n.nspname = 'public' and p.proname in ('is_valid_tag_list', 'is_valid_slug') order by p.proname`)).rows.map((row) => row.def as string));
+         where n.nspname = 'public' and p.proname in ('is_valid_tag_list', 'is_valid_slug') order by p.proname desc`)).rows.map((row) => row.def as string));
     expect(tagList).toContain(`<= ${POST_LIMITS.tags}`);
     expect(tagList).toContain(`between 1 and ${POST_LIMITS.tagName}`);
     expect(slug).toContain(`<= ${POST_LIMITS.slug}`);

@@ -250,6 +250,21 @@ describe('npm run site:add', () => {
     expect(await footprint()).toEqual(before);
   });
 
+  it('--team and --plan put the site in its agency\'s hosting team with the plan\'s figures, and say what its builds cost', async () => {
+    const team = `Agency team ${site.slug}`;
+    const placed = await tool('site-add', [...ARGS, '--team', team, '--plan', 'pro', '--cycle-day', '12']);
+    expect(placed.stderr).toBe('');
+    expect(placed.stdout).toContain(`  Hosting team: ${team} (1 site): 5,000 credits a month from day 12, 15 a deploy, 80% for builds: 266 builds a month, paced.`);
+    const { data } = await service.from('hosting_team_sites').select('team:hosting_teams(name, monthly_credits, cycle_start_day)').eq('organization_id', organizationId).single();
+    expect(data).toEqual({ team: { name: team, monthly_credits: 5000, cycle_start_day: 12 } });
+    // A plan Netlify does not have is refused, naming the option, with nothing written.
+    const before = await footprint();
+    const refused = await tool('site-add', [...ARGS, '--plan', 'gold']);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('site:add: --plan: Enter one of free, personal, pro');
+    expect(await footprint()).toEqual(before);
+  });
+
   it('--rotate-webhook-token prints a new webhook address; the old token keeps working for 24 hours', async () => {
     const rotated = await tool('site-add', [...ARGS, '--rotate-webhook-token']);
     expect(rotated.status).toBe(0);

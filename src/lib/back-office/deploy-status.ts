@@ -4,6 +4,7 @@
  * build: `site_deploy_status`) turned into one line an editor understands, and whether a post is live.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
+import type { BuildBudget } from '../../schemas/hosting-team.ts';
 import { countWords } from './count-words.ts';
 
 /** What `site_deploy_status(org)` answers (null for a non-member). */
@@ -23,6 +24,8 @@ export type DeployFacts = {
   last_request: { sent_at: string | null; status: 'sent' | 'hook_called' | 'failed' | 'skipped'; error: string | null } | null;
   latest_deploy: { state: 'building' | 'succeeded' | 'failed'; started_at: string; finished_at: string | null; error: string | null; url: string | null; stale: boolean } | null;
   live: { started_at: string; finished_at: string | null; url: string | null } | null;
+  /** The site's build budget (its hosting team's pace); null for an organization without a team. */
+  budget: BuildBudget | null;
   now: string;
 };
 
@@ -57,11 +60,13 @@ export function clockTime(iso: string, now: Date): string {
   return at.toLocaleString('en-US', sameDay ? { hour: 'numeric', minute: '2-digit' } : { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 }
 
-/** "about 40 seconds", "about 2 minutes". */
+/** "about 40 seconds", "about 2 minutes", "about 3 hours", "about 2 days" (a build the budget holds back). */
 function aboutDuration(ms: number): string {
   const seconds = Math.max(5, Math.round(ms / 5000) * 5);
   if (seconds < 90) return `about ${seconds} seconds`;
-  return `about ${Math.round(seconds / 60)} minutes`;
+  if (seconds < 90 * 60) return `about ${Math.round(seconds / 60)} minutes`;
+  if (seconds < 36 * 3600) return `about ${Math.round(seconds / 3600)} hours`;
+  return `about ${Math.round(seconds / 86_400)} days`;
 }
 
 /**
@@ -73,9 +78,32 @@ export function nextBuildAt(facts: DeployFacts, now: Date): Date | null {
   if (!facts.newest_pending_at || !facts.scheduler_ran_at) return null;
   const ran = Date.parse(facts.scheduler_ran_at);
   if (now.getTime() - ran > SCHEDULER_LATE_MS) return null;
-  const due = Math.max(Date.parse(facts.newest_pending_at) + (facts.quiet_window_ms ?? 0), facts.next_attempt_at ? Date.parse(facts.next_attempt_at) : 0);
+  const due = Math.max(
+    Date.parse(facts.newest_pending_at) + (facts.quiet_window_ms ?? 0),
+    facts.next_attempt_at ? Date.parse(facts.next_attempt_at) : 0,
+    budgetHolds(facts) ? Date.parse(facts.budget!.next_build_at) : 0,
+  );
   const runs = Math.max(1, Math.ceil((due - ran) / SCHEDULER_PERIOD_MS));
   return new Date(ran + runs * SCHEDULER_PERIOD_MS);
+}
+
+/** Whether the build budget holds the next automatic build back (the team is ahead of its pace, or its share is spent). */
+export function budgetHolds(facts: DeployFacts): boolean {
+  return facts.budget !== null && facts.budget !== undefined && !facts.budget.may_build;
+}
+
+/**
+ * Why changes wait for the budget, and until when: "Next build at 2:20 PM: 41 of 213 builds left this month.", or,
+ * once the share is spent, when automatic builds resume.
+ */
+export function budgetWaitDetail(budget: BuildBudget, next: Date | null, now: Date): string {
+  const builds = (count: number) => `${count.toLocaleString('en-US')} ${count === 1 ? 'build' : 'builds'}`;
+  if (budget.share_spent) {
+    const resumes = new Date(budget.cycle_end).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+    return `This month's ${builds(budget.builds_in_cycle)} are used: automatic builds resume on ${resumes}, and the site stays as it is until then.`;
+  }
+  const at = next ?? new Date(budget.next_build_at);
+  return `Next build at ${clockTime(at.toISOString(), now)}: ${budget.builds_left.toLocaleString('en-US')} of ${builds(budget.builds_in_cycle)} left this month.`;
 }
 
 /** The last request sent, when it is newer than the latest build (its build has not reported starting). */
@@ -125,6 +153,7 @@ export function describeDeployState(facts: DeployFacts, now: Date = new Date(fac
   if (facts.pending_count > 0) {
     const changes = countWords(facts.pending_count, 'change');
     const next = nextBuildAt(facts, now);
+    if (budgetHolds(facts)) return state('waiting', 'Changes waiting', `${changes} waiting. ${budgetWaitDetail(facts.budget!, next, now)}`);
     if (next) return state('waiting', 'Changes waiting', `${changes} waiting; the next build starts in ${aboutDuration(next.getTime() - now.getTime())}.`);
     const since = facts.scheduler_ran_at ? ` since ${clockTime(facts.scheduler_ran_at, now)}` : '';
     return state('waiting', 'Changes waiting', `${changes} waiting, but the build scheduler has not run${since}.`);
@@ -175,7 +204,7 @@ function buildWithChangeStartsAt(changed: number, facts: DeployFacts, now: Date)
   if (request && (request.status === 'sent' || request.status === 'hook_called')) {
     return Date.parse(request.sent_at) >= changed ? now : new Date(now.getTime() + duration);
   }
-  if (!facts.next_attempt_at && (facts.quiet_window_ms ?? 0) === 0) return now;
+  if (!facts.next_attempt_at && (facts.quiet_window_ms ?? 0) === 0 && !budgetHolds(facts)) return now;
   return nextBuildAt(facts, now);
 }
 

@@ -15,6 +15,10 @@
  *    with one batch id in one UPDATE, so concurrent flushers never claim a request twice.
  *    REBUILD_AT_ONCE=off holds every request until the newest is REBUILD_QUIET_WINDOW_MS old (the browser
  *    suite, whose server must not rebuild under it, holds its builds for the whole run).
+ * 2b. Builds cost credits on Netlify's plans: the claim also asks the hosting team's budget (migration
+ *    20261206000100_hosting_teams.sql). A team within its pace builds at once; ahead of it, changes wait for the
+ *    next build the pace allows (all of them go into it); the sites with the fewest builds go first; once the
+ *    cycle's share is spent, automatic builds stop. An admin's Build now or Retry (`manual`) builds anyway.
  * 2a. Failures recover by themselves: a hook call that failed waits for the next flush, a hook call whose build
  *    never started within ten minutes is sent again, a failed build queues a retry with a growing backoff.
  * 3. Whoever made the change flushes its organization right after it: the webhook after a delivery, the back
@@ -75,18 +79,21 @@ export function buildAtOnce(env: Env = process.env): boolean {
 
 /**
  * Records a rebuild request for the organization and flushes it at once unless a build is in flight (then it
- * goes into the next build). Returns the request id and any batches flushed now.
+ * goes into the next build). `manual`: an admin's Build now or Retry, which builds whatever the budget's pace
+ * (each build still costs its credits). Returns the request id and any batches flushed now.
  */
 export async function requestRebuild(
   client: SupabaseClient,
   org: RebuildOrganization,
   reason: string,
   env: Env = process.env,
+  { manual = false }: { manual?: boolean } = {},
 ): Promise<{ requestId: string; flushed: FlushedBatch[] }> {
   const { data, error } = await client.rpc('request_site_rebuild', {
     p_organization_id: org.id,
     p_reason: reason,
     p_quiet_window_ms: quietWindowMs(env),
+    p_manual: manual,
   });
   if (error) throw new Error(`Could not record the rebuild request of ${org.slug} (${reason}): ${error.message}`);
   const requested = data as RequestedRebuild;

@@ -97,6 +97,9 @@ export async function organizationOfItsOwn(name: string) {
   if (inserted.error) throw new Error(`creating ${organization.slug} failed: ${inserted.error.message}`);
   const joined = await service.from('organization_memberships').insert({ user_id: admin.id, organization_id: organization.id, role: 'admin' });
   if (joined.error) throw new Error(`making ${admin.email} an admin of ${organization.slug} failed: ${joined.error.message}`);
+  // A team of its own with room for every build a test makes (a new organization's team has Free's 300 credits).
+  const team = await service.rpc('place_site_in_team', { p_organization_id: organization.id, p_team_name: organization.slug, p_monthly_credits: 10_000_000 });
+  if (team.error) throw new Error(`giving ${organization.slug} a hosting team failed: ${team.error.message}`);
   return {
     organization,
     admin,

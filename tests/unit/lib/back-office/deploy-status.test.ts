@@ -8,7 +8,7 @@ const at = (secondsFromNow: number) => new Date(Date.parse(NOW) + secondsFromNow
 /** Production's facts: no hold, builds that report, none recorded yet. */
 const facts = (over: Partial<DeployFacts> = {}): DeployFacts => ({
   pending_count: 0, oldest_pending_at: null, newest_pending_at: null, next_attempt_at: null, scheduler_ran_at: at(-20), quiet_window_ms: 0,
-  reports_builds: true, recent_build_ms: null, last_request: null, latest_deploy: null, live: null, now: NOW, ...over,
+  reports_builds: true, recent_build_ms: null, last_request: null, latest_deploy: null, live: null, budget: null, now: NOW, ...over,
 });
 const deploy = (state: 'building' | 'succeeded' | 'failed', startedAgo: number, over: Partial<NonNullable<DeployFacts['latest_deploy']>> = {}) => ({
   state, started_at: at(-startedAgo), finished_at: state === 'building' ? null : at(-startedAgo + 30), error: null, url: 'https://example.com', stale: false, ...over,
