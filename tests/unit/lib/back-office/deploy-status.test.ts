@@ -153,3 +153,32 @@ describe('postOnSite', () => {
     expect(postOnSite(published, facts(sent(5))).text).toBe('It goes live on the site in about 60 seconds, when the site rebuilds.');
   });
 });
+
+describe('the build budget', () => {
+  /** A Free team's site (16 builds this cycle), ahead of its pace unless `over` says otherwise. */
+  const budget = (over: Partial<NonNullable<DeployFacts['budget']>> = {}): NonNullable<DeployFacts['budget']> => ({
+    team_id: 't', team_name: 'Team', monthly_credits: 300, credits_per_deploy: 15, build_share_percent: 80, auto_recharge: false,
+    cycle_start: '2026-11-01T00:00:00.000Z', cycle_end: '2026-12-01T00:00:00.000Z', sites: 1, builds_in_cycle: 16, team_builds_used: 14,
+    site_builds_used: 14, builds_left: 2, credits_used: 210, allowed_now: 14, may_build: false, share_spent: false, next_build_at: at(3 * 3600), ...over,
+  });
+
+  it.each([
+    ['ahead of its pace: when the next build is and how many are left', budget(), 'Changes waiting', /^2 changes waiting\. Next build at \d+:\d\d [AP]M: 2 of 16 builds left this month\.$/],
+    ['its share spent: when automatic builds resume', budget({ share_spent: true, builds_left: 0, team_builds_used: 16, next_build_at: '2026-12-01T00:00:00.000Z' }), 'Changes waiting',
+      /^2 changes waiting\. This month's 16 builds are used: automatic builds resume on Dec 1, and the site stays as it is until then\.$/],
+  ])('the header says why changes wait, %s', (_name, given, title, detail) => {
+    const state = describeDeployState(facts({ ...pending(2), budget: given }));
+    expect(state).toMatchObject({ kind: 'waiting', title, retry: false });
+    expect(state.detail).toMatch(detail);
+  });
+
+  it('within the pace changes build at once, as before', () => {
+    const state = describeDeployState(facts({ ...pending(1), budget: budget({ may_build: true, next_build_at: NOW }) }));
+    expect(state.detail).toBe('1 change waiting; the next build starts in about 40 seconds.');
+  });
+
+  it('the editor is told its post waits for the budget\'s next build, in hours', () => {
+    const given = facts({ live: { started_at: at(-600), finished_at: at(-570), url: null }, latest_deploy: deploy('succeeded', 600), ...pending(), budget: budget() });
+    expect(postOnSite({ status: 'published', published_at: at(-10), updated_at: at(-10) }, given).text).toBe('It goes live on the site in about 3 hours, when the site rebuilds.');
+  });
+});
