@@ -22,7 +22,10 @@ export const QueueSettingsSchema = z
     window_end: TimeOfDaySchema,
     /** Each slot moves by 0 to this many minutes (the same for the same slot), so posts don't land on the hour. */
     spread_minutes: z.number().int().min(0).max(120, 'At most 120 minutes'),
+    /** Posts a slot publishes together, 1 to 10 and at most the day's: one build (one deploy's credits) for all of them. */
+    posts_per_slot: z.number().int().min(1, 'At least 1 post a slot').max(10, 'At most 10 posts a slot'),
   })
+  .refine((queue) => queue.posts_per_slot <= queue.posts_per_day, { message: 'At most the posts of a day', path: ['posts_per_slot'] })
   .refine((queue) => minutesOf(queue.window_start) < minutesOf(queue.window_end), { message: 'The window must start before it ends', path: ['window_end'] })
   .refine((queue) => queue.spread_minutes * queue.posts_per_day < minutesOf(queue.window_end) - minutesOf(queue.window_start), {
     message: 'The spread must be shorter than the time between two posts',

@@ -128,6 +128,22 @@ describe('a bulk run into the queue', () => {
     expect(logged.details).toMatchObject({ to: { time_zone: 'Asia/Tokyo', posts_per_day: 2, weekdays: [2, 4], spread_minutes: 30 } });
     check(await clients.admin.rpc('set_publishing_queue', settings()), 'back to 3 a day');
   });
+
+  it('groups a day\'s posts into slots that go out together (three a day, one slot: one time, so one build), and back', async () => {
+    check(await clients.admin.rpc('set_publishing_queue', settings({ p_posts_per_slot: 3 })), 'three a slot');
+    const grouped = await queue();
+    const perTime = new Map<string, number>();
+    for (const post of grouped) perTime.set(post.published_at, (perTime.get(post.published_at) ?? 0) + 1);
+    // One slot a day at the window's start, three posts in each but perhaps the last.
+    expect([...perTime.values()].slice(0, -1).every((count) => count === 3)).toBe(true);
+    expect(new Set(grouped.map((post) => local(post.published_at, 'America/New_York').minutes))).toEqual(new Set([540]));
+    const logged = must(await db.from('user_activity_logs').select('details').eq('action', 'publishing_queue_changed').gte('created_at', since).order('created_at', { ascending: false }).limit(1).single(), 'audit');
+    expect(logged.details).toMatchObject({ to: { posts_per_slot: 3 } });
+    // More to a slot than a day has posts is refused, and changes nothing.
+    expect((await clients.admin.rpc('set_publishing_queue', settings({ p_posts_per_slot: 4 }))).error?.code).toBe('23514');
+    check(await clients.admin.rpc('set_publishing_queue', settings({ p_posts_per_slot: 1 })), 'one a slot');
+    expect(new Set((await queue()).map((post) => post.published_at)).size).toBe(grouped.length);
+  });
 });
 
 describe('blog management acts on the queue', () => {

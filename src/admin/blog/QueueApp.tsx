@@ -165,6 +165,7 @@ function SlotsCard({ settings, canChange, onSave }: { settings: QueueSettings; c
     window_start: settings.window_start.slice(0, 5),
     window_end: settings.window_end.slice(0, 5),
     spread_minutes: String(settings.spread_minutes),
+    posts_per_slot: String(settings.posts_per_slot),
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
@@ -177,6 +178,7 @@ function SlotsCard({ settings, canChange, onSave }: { settings: QueueSettings; c
       ...form,
       posts_per_day: Number(form.posts_per_day),
       spread_minutes: Number(form.spread_minutes || 0),
+      posts_per_slot: Number(form.posts_per_slot || 1),
     });
     if (!parsed.success) {
       setErrors(Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message])));
@@ -199,6 +201,15 @@ function SlotsCard({ settings, canChange, onSave }: { settings: QueueSettings; c
           <Field label="Posts a day" error={errors.posts_per_day}>
             {(field) => (
               <Input {...field} type="number" min={1} max={24} value={form.posts_per_day} onChange={(event) => setForm({ ...form, posts_per_day: event.target.value })} />
+            )}
+          </Field>
+          <Field
+            label="Posts a slot"
+            hint="Posts that go out together, in one build: each build is a production deploy, which costs credits on Netlify's plans. 1 publishes each post on its own."
+            error={errors.posts_per_slot}
+          >
+            {(field) => (
+              <Input {...field} type="number" min={1} max={10} value={form.posts_per_slot} onChange={(event) => setForm({ ...form, posts_per_slot: event.target.value })} />
             )}
           </Field>
           <fieldset>

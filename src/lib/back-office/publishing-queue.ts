@@ -16,6 +16,8 @@ export interface QueueSettings {
   window_start: string;
   window_end: string;
   spread_minutes: number;
+  /** Posts a slot publishes together (one build). */
+  posts_per_slot: number;
 }
 
 /** The weekdays as the settings form lists them. */
@@ -38,7 +40,7 @@ export function timeZoneNames(): string[] {
 export async function loadQueueSettings(client: SupabaseClient, organizationId: string): Promise<QueueSettings> {
   const { data, error } = await client
     .from('publishing_queues')
-    .select('time_zone, posts_per_day, weekdays, window_start, window_end, spread_minutes')
+    .select('time_zone, posts_per_day, weekdays, window_start, window_end, spread_minutes, posts_per_slot')
     .eq('organization_id', organizationId)
     .single();
   if (error) throw new Error(`Loading the publishing queue of ${organizationId} failed: ${error.message}`);
@@ -58,6 +60,7 @@ export async function saveQueueSettings(client: SupabaseClient, organizationId: 
     p_window_start: settings.window_start,
     p_window_end: settings.window_end,
     p_spread_minutes: settings.spread_minutes,
+    p_posts_per_slot: settings.posts_per_slot,
   });
   if (error) throw new Error(queueSettingsProblem(error));
   return data as QueueSettings;
@@ -119,5 +122,6 @@ async function updateQueuedPost(client: SupabaseClient, organizationId: string, 
 export function describeQueue(settings: QueueSettings): string {
   const days = settings.weekdays.length === 7 ? 'every day' : WEEKDAYS.filter((day) => settings.weekdays.includes(day.day)).map((day) => day.short).join(', ');
   const spread = settings.spread_minutes > 0 ? `, each moved by up to ${settings.spread_minutes} minutes` : '';
-  return `${settings.posts_per_day} ${settings.posts_per_day === 1 ? 'post' : 'posts'} a day, ${days}, between ${settings.window_start.slice(0, 5)} and ${settings.window_end.slice(0, 5)}${spread} (${settings.time_zone})`;
+  const together = settings.posts_per_slot > 1 ? `, ${settings.posts_per_slot} to a slot (one build each)` : '';
+  return `${settings.posts_per_day} ${settings.posts_per_day === 1 ? 'post' : 'posts'} a day${together}, ${days}, between ${settings.window_start.slice(0, 5)} and ${settings.window_end.slice(0, 5)}${spread} (${settings.time_zone})`;
 }

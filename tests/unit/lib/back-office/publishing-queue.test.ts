@@ -3,7 +3,7 @@ import { describeQueue, type QueueSettings } from '../../../../src/lib/back-offi
 import { QueueSettingsSchema } from '../../../../src/schemas/publishing-queue.ts';
 
 const queue: QueueSettings = {
-  time_zone: 'America/New_York', posts_per_day: 3, weekdays: [1, 2, 3, 4, 5], window_start: '09:00:00', window_end: '17:00:00', spread_minutes: 0,
+  time_zone: 'America/New_York', posts_per_day: 3, weekdays: [1, 2, 3, 4, 5], window_start: '09:00:00', window_end: '17:00:00', spread_minutes: 0, posts_per_slot: 1,
 };
 
 describe('the publishing queue in words', () => {
@@ -11,13 +11,14 @@ describe('the publishing queue in words', () => {
     [{}, '3 posts a day, Mon, Tue, Wed, Thu, Fri, between 09:00 and 17:00 (America/New_York)'],
     [{ posts_per_day: 1, weekdays: [1, 2, 3, 4, 5, 6, 7] }, '1 post a day, every day, between 09:00 and 17:00 (America/New_York)'],
     [{ weekdays: [2, 4], spread_minutes: 20, time_zone: 'Asia/Tokyo' }, '3 posts a day, Tue, Thu, between 09:00 and 17:00, each moved by up to 20 minutes (Asia/Tokyo)'],
+    [{ posts_per_slot: 3 }, '3 posts a day, 3 to a slot (one build each), Mon, Tue, Wed, Thu, Fri, between 09:00 and 17:00 (America/New_York)'],
   ])('describes %j', (change, sentence) => {
     expect(describeQueue({ ...queue, ...change })).toBe(sentence);
   });
 });
 
 describe('QueueSettingsSchema (mirrors the checks of publishing_queues)', () => {
-  const valid = { time_zone: 'America/New_York', posts_per_day: 3, weekdays: [5, 1, 1], window_start: '09:00', window_end: '17:00', spread_minutes: 20 };
+  const valid = { time_zone: 'America/New_York', posts_per_day: 3, weekdays: [5, 1, 1], window_start: '09:00', window_end: '17:00', spread_minutes: 20, posts_per_slot: 1 };
 
   it('accepts settings, with the weekdays deduplicated and sorted', () => {
     expect(QueueSettingsSchema.parse(valid).weekdays).toEqual([1, 5]);
@@ -33,6 +34,9 @@ describe('QueueSettingsSchema (mirrors the checks of publishing_queues)', () => 
     ['a spread as long as the gap between posts', { posts_per_day: 8, spread_minutes: 60 }, 'spread_minutes'],
     ['a spread over 120 minutes', { spread_minutes: 121 }, 'spread_minutes'],
     ['no time zone', { time_zone: '' }, 'time_zone'],
+    ['0 posts a slot', { posts_per_slot: 0 }, 'posts_per_slot'],
+    ['11 posts a slot', { posts_per_day: 12, posts_per_slot: 11 }, 'posts_per_slot'],
+    ['more posts to a slot than a day has', { posts_per_slot: 4 }, 'posts_per_slot'],
   ])('refuses %s', (_case, change, path) => {
     const result = QueueSettingsSchema.safeParse({ ...valid, ...change });
     expect(result.success).toBe(false);
