@@ -18,7 +18,7 @@ let receiver: Awaited<ReturnType<typeof startHookReceiver>>;
 
 type RequestRow = { status: string; batch_id: string | null; attempts: number; error: string | null; sent_at: string | null };
 const requestsSince = async (from: string) =>
-  must(await db.from('site_rebuild_requests').select('status, batch_id, attempts, error, sent_at').eq('organization_id', SCALE_PRO.id).gte('requested_at', from), 'requests') as RequestRow[];
+  must(await db.from('site_rebuild_requests').select('status, batch_id, attempts, error, sent_at, hook_failures').eq('organization_id', SCALE_PRO.id).gte('requested_at', from), 'requests') as RequestRow[];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
@@ -245,15 +245,17 @@ describe('rebuild requests: one build running, one waiting, no quiet window', ()
     expect(await requestsSince(from)).toMatchObject([{ status: 'hook_called', attempts: 3, error: null }]);
   });
 
-  it('record a hook that keeps failing as failed, with its error, and send the changes again with the next flush', async () => {
+  it('record a hook that keeps failing as failed, with its error, and send the changes again after the backoff, by themselves', async () => {
     const from = new Date().toISOString();
     receiver.answerWith([500, 500, 500]);
     const { flushed } = await requestRebuild(serviceClient(), SCALE_PRO, 'post deleted');
     expect(flushed).toMatchObject([{ outcome: 'failed', error: 'Build hook answered 500 Internal Server Error' }]);
-    expect(await requestsSince(from)).toMatchObject([{ status: 'failed', attempts: 3, error: 'Build hook answered 500 Internal Server Error' }]);
-    // The hook answers again: the next flush (the scheduler's tick) sends what failed, with nothing new needed.
+    expect(await requestsSince(from)).toMatchObject([{ status: 'failed', attempts: 3, error: 'Build hook answered 500 Internal Server Error', hook_failures: 1 }]);
+    // Not at the next tick: a minute later (the backoff's first step), with nothing new needed.
+    expect(await flushDueRebuilds(serviceClient(), { organizationId: SCALE_PRO.id })).toEqual([]);
+    check(await db.from('site_rebuild_requests').update({ not_before: new Date(Date.now() - 1000).toISOString() }).eq('organization_id', SCALE_PRO.id).eq('status', 'failed').gte('requested_at', from), 'a minute later');
     expect(await flushDueRebuilds(serviceClient(), { organizationId: SCALE_PRO.id })).toMatchObject([{ outcome: 'hook_called', request_count: 1, reasons: ['post deleted'] }]);
-    expect(await requestsSince(from)).toMatchObject([{ status: 'hook_called', attempts: 1, error: null }]);
+    expect(await requestsSince(from)).toMatchObject([{ status: 'hook_called', attempts: 1, error: null, hook_failures: 0 }]);
   });
 
   it('never call a loopback hook from a deployment whose backend is not local (it would aim at its own host)', async () => {

@@ -26,6 +26,10 @@ export type DeployFacts = {
   live: { started_at: string; finished_at: string | null; url: string | null } | null;
   /** The site's build budget (its hosting team's pace); null for an organization without a team. */
   budget: BuildBudget | null;
+  /** When a failing build hook is next tried by itself (the backoff), while only such tries wait. */
+  hook_retry_at?: string | null;
+  /** Whether a failing build hook is no longer tried by itself (six failures in a row): a change or Retry sends it. */
+  hook_retries_stopped?: boolean;
   now: string;
 };
 
@@ -137,7 +141,14 @@ export function describeDeployState(facts: DeployFacts, now: Date = new Date(fac
   const request = requestNewerThanBuild(facts);
   const waited = request ? now.getTime() - Date.parse(request.sent_at) : 0;
   if (request) {
-    if (request.status === 'failed') return failed(request.error ?? 'The build could not be started', ' It is tried again within a minute; Retry tries now.');
+    if (request.status === 'failed') {
+      const again = facts.hook_retries_stopped
+        ? ' It is no longer tried by itself: the next change, or Retry, tries again.'
+        : facts.hook_retry_at
+          ? ` It is tried again by itself at ${clockTime(facts.hook_retry_at, now)}; Retry tries now.`
+          : ' It is tried again within a minute; Retry tries now.';
+      return failed(request.error ?? 'The build could not be started', again);
+    }
     if (request.status === 'skipped') return state('not_built', 'Not rebuilt', request.error ?? 'The build was skipped.');
     if (facts.reports_builds && waited > BUILD_START_TIMEOUT_MS) {
       return failed(`The build did not start within ${BUILD_START_TIMEOUT_MS / 60_000} minutes of its request`, ' The changes are sent again within a minute; Retry sends them now.');

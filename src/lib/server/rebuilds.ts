@@ -19,8 +19,11 @@
  *    20261206000100_hosting_teams.sql). A team within its pace builds at once; ahead of it, changes wait for the
  *    next build the pace allows (all of them go into it); the sites with the fewest builds go first; once the
  *    cycle's share is spent, automatic builds stop. An admin's Build now or Retry (`manual`) builds anyway.
- * 2a. Failures recover by themselves: a hook call that failed waits for the next flush, a hook call whose build
- *    never started within ten minutes is sent again, a failed build queues a retry with a growing backoff.
+ * 2a. Failures recover by themselves: a hook call that failed is tried again after a growing backoff (1, 2, 4,
+ *    8, 16, 30 minutes; then only a new change or Retry sends it), a batch claimed but never sent (the function
+ *    died before its hook call) is sent again once its two-minute lease is over, a hook call whose build never
+ *    started within ten minutes is sent again, a failed build queues a retry with a growing backoff. A claim
+ *    never puts a request into two batches (migration 20261207000100_build_queue_leases.sql).
  * 3. Whoever made the change flushes its organization right after it: the webhook after a delivery, the back
  *    office after a save (`POST /api/admin/send-due-rebuilds`, editors and admins), and the deploy
  *    notification of a build's end (deploy-events), so a change starts building within a second when nothing
@@ -134,7 +137,7 @@ async function sendBatch(client: SupabaseClient, batch: RebuildBatch, env: Env):
     const { attempts, error } = await callBuildHook(batch, env);
     const outcome = error ? 'failed' : 'hook_called';
     await recordOutcome(client, batch.batch_id, { status: outcome, attempts, error: error ?? null });
-    if (error) console.error(`Rebuild of ${batch.organization_slug}: the build hook failed after ${attempts} attempts (retried with the next flush): ${error}`);
+    if (error) console.error(`Rebuild of ${batch.organization_slug}: the build hook failed after ${attempts} attempts (tried again after a backoff, or with the next change): ${error}`);
     return { ...batch, outcome, error };
   }
   const reason = 'No build hook configured for this organization';
@@ -173,14 +176,20 @@ export function isLoopbackUrl(url: string): boolean {
   return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
 }
 
+/**
+ * Records a batch's outcome on its requests (`record_rebuild_outcome`): a failed hook call makes them due again
+ * after a backoff, and no longer by themselves after six failures in a row.
+ */
 async function recordOutcome(
   client: SupabaseClient,
   batchId: string,
   outcome: { status: FlushedBatch['outcome']; attempts: number; error: string | null },
 ): Promise<void> {
-  const { error } = await client
-    .from('site_rebuild_requests')
-    .update({ ...outcome, error: outcome.error?.slice(0, 2000) ?? null, finished_at: new Date().toISOString() })
-    .eq('batch_id', batchId);
+  const { error } = await client.rpc('record_rebuild_outcome', {
+    p_batch_id: batchId,
+    p_status: outcome.status,
+    p_attempts: outcome.attempts,
+    p_error: outcome.error?.slice(0, 2000) ?? null,
+  });
   if (error) throw new Error(`Could not record the outcome of rebuild batch ${batchId}: ${error.message}`);
 }
