@@ -239,3 +239,70 @@ describe('switching off, rotating, and who may', () => {
     expect((await otherAdmin.from('indexnow_submissions').select('id').eq('organization_id', seed.scalePro)).data).toEqual([]);
   });
 });
+
+describe('nothing lost to a crash, nothing re-read for ever', () => {
+  /** The changes this organization has noted, as the function would claim them. */
+  const changeIds = async () => withDatabase(async (db) => (await db.query('select id from private.indexnow_changes where organization_id = $1', [seed.scalePro])).rows.map((row) => Number(row.id)));
+  const moveLeasesBack = () => service.from('indexnow_submissions').update({ lease_until: new Date(Date.now() - 1000).toISOString() }).eq('organization_id', seed.scalePro).eq('status', 'pending');
+
+  it('a submission claimed by a function that died before the engine answered is sent once its lease is over, once', async () => {
+    await service.from('indexnow_submissions').delete().eq('organization_id', seed.scalePro);
+    await withDatabase((db) => db.query('delete from private.indexnow_changes'));
+    const post = await publishPost('died');
+    // The function claims the changes, then dies: the submission stays `pending` ("Sending"), the engine never called.
+    const claimed = await service.rpc('claim_indexnow_submission', { p_organization_id: seed.scalePro, p_deploy_id: null, p_change_ids: await changeIds(), p_urls: [`${ORIGIN}/blog/${post.slug}`] });
+    expect(claimed.error).toBeNull();
+    expect(await retryDueSubmissions(service)).toBe(0);
+    await moveLeasesBack();
+    expect(await retryDueSubmissions(service)).toBe(1);
+    expect(await retryDueSubmissions(service)).toBe(0);
+    expect(calls.map((call) => call.urlList)).toEqual([[`${ORIGIN}/blog/${post.slug}`]]);
+    expect((await submissions())[0]).toMatchObject({ status: 'sent', attempts: 1 });
+  });
+
+  it('records a submission that cannot be sent, with the reason, instead of reading it every minute; waits while switched off', async () => {
+    await service.from('indexnow_submissions').delete().eq('organization_id', seed.scalePro);
+    const due = new Date(Date.now() - 1000).toISOString();
+    await service.from('indexnow_submissions').insert({ organization_id: seed.scalePro, urls: [`${ORIGIN}/blog`], status: 'failed', attempts: 1, next_attempt_at: due });
+    // Switched off: it waits.
+    await service.from('indexnow_sites').update({ enabled: false }).eq('organization_id', seed.scalePro);
+    expect(await retryDueSubmissions(service)).toBe(0);
+    await service.from('indexnow_sites').update({ enabled: true }).eq('organization_id', seed.scalePro);
+    // A local site with no listener named has no address IndexNow accepts: recorded once, never read again.
+    delete process.env.INDEXNOW_ENDPOINT;
+    try {
+      expect(await retryDueSubmissions(service)).toBe(1);
+      expect(await retryDueSubmissions(service)).toBe(0);
+    } finally {
+      process.env.INDEXNOW_ENDPOINT = endpoint;
+    }
+    expect((await submissions())[0]).toMatchObject({ status: 'unsendable', error: expect.stringContaining('no address IndexNow accepts'), next_attempt_at: null });
+    expect(calls).toEqual([]);
+  });
+
+  it('starts no call past its time budget (the rest is sent by the next run)', async () => {
+    await service.from('indexnow_submissions').delete().eq('organization_id', seed.scalePro);
+    await service.from('indexnow_submissions').insert({ organization_id: seed.scalePro, urls: [`${ORIGIN}/blog`], status: 'failed', attempts: 1, next_attempt_at: new Date(Date.now() - 1000).toISOString() });
+    expect(await retryDueSubmissions(service, process.env, 0)).toBe(0);
+    expect(await retryDueSubmissions(service)).toBe(1);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('sends a deploy built before a key rotation with the key that deploy serves, and later ones with the new key', async () => {
+    await service.from('indexnow_submissions').delete().eq('organization_id', seed.scalePro);
+    const old = await key();
+    await publishPost('rotated');
+    const admin = await signedInClient(seed.users.admin.email);
+    // The build started with the old key; the admin rotates while it runs.
+    await deploy(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect((await admin.rpc('set_indexnow', { p_organization_id: seed.scalePro, p_rotate: true })).error).toBeNull();
+    });
+    const fresh = await key();
+    expect(fresh).not.toBe(old);
+    expect(calls.map((call) => call.key)).toEqual([old]);
+    await publishPost('after-rotation');
+    await deploy();
+    expect(calls.map((call) => [call.key, call.keyLocation])).toEqual([[old, `${ORIGIN}/${old}.txt`], [fresh, `${ORIGIN}/${fresh}.txt`]]);
+  });
+});

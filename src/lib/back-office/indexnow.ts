@@ -15,7 +15,8 @@ export interface IndexNowSite {
 export interface IndexNowSubmission {
   id: string;
   urls: string[];
-  status: 'pending' | 'sent' | 'failed';
+  /** `pending`: being sent (claimed under a lease); `unsendable`: never to be sent, the reason in `error`. */
+  status: 'pending' | 'sent' | 'failed' | 'unsendable';
   attempts: number;
   response_status: number | null;
   error: string | null;
@@ -53,9 +54,10 @@ export async function setIndexNow(client: SupabaseClient, organizationId: string
   return data as IndexNowSite;
 }
 
-/** A submission's state in words: sent, waiting for its retry, given up, or being sent. */
+/** A submission's state in words: sent, waiting for its retry, given up, being sent, or not to be sent. */
 export function submissionState(submission: IndexNowSubmission): { label: string; variant: 'success' | 'warning' | 'destructive' | 'neutral' } {
   if (submission.status === 'sent') return { label: 'Sent', variant: 'success' };
   if (submission.status === 'pending') return { label: 'Sending', variant: 'neutral' };
+  if (submission.status === 'unsendable') return { label: 'Not sent', variant: 'destructive' };
   return submission.next_attempt_at ? { label: 'Failed, will retry', variant: 'warning' } : { label: 'Failed', variant: 'destructive' };
 }

@@ -4,9 +4,15 @@
  * (migration 20261203000100_indexnow.sql); when a deploy reports success (deploy-events.mts, from Netlify or the
  * local build hook), `submitLiveChanges` takes the changes made before that build started, turns them into the
  * addresses they touched (the post's page, /blog, its category's page and its tags' pages, old and new), records
- * one submission of at most 10,000 addresses and sends it with the organization's key. A refused or unreachable
+ * one submission of at most 10,000 addresses and sends it with the key that deploy serves. A refused or unreachable
  * endpoint is recorded with its answer and tried again by the scheduler (`retryDueSubmissions`) after a backoff
  * that doubles; nothing here ever holds a publish or a build: callers log what throws.
+ *
+ * Nothing is lost to a crash (migration 20261207000200_indexnow_leases.sql): a submission is claimed under a
+ * two-minute lease, and one whose outcome was never recorded (the function died before the engine answered, or
+ * the backend was out of reach when it did) is due again once the lease is over. A submission that cannot be sent
+ * (no key, no address IndexNow accepts) is recorded as such, with the reason, instead of being read every minute.
+ * The scheduler's retries stop starting new calls after RETRY_BUDGET_MS, within the scheduled function's limit.
  *
  * The endpoint is INDEXNOW_ENDPOINT, else IndexNow's shared one for a site on a public https address; a local
  * site (http://localhost…) submits nothing unless INDEXNOW_ENDPOINT names a listener (as the tests do), so a
@@ -24,6 +30,12 @@ export const INDEXNOW_MAX_URLS = 10_000;
 
 /** How long a submission may wait for the engine's answer. */
 const REQUEST_TIMEOUT_MS = 10_000;
+
+/** How long the scheduler's retries may take in all (a scheduled function has 30 seconds, and builds to send). */
+export const RETRY_BUDGET_MS = 15_000;
+
+/** Why a submission of a site without a usable address is never sent. */
+const NO_ENDPOINT = 'The site has no address IndexNow accepts (a local site submits only to INDEXNOW_ENDPOINT).';
 
 type Env = Record<string, string | undefined>;
 
@@ -64,16 +76,11 @@ export function keyLocation(site: SiteKey): string {
   return `${site.origin}/${site.key}.txt`;
 }
 
-/** The organization's address and key; null when it has no key row. Throws when it has no address. */
-async function siteKey(client: SupabaseClient, organizationId: string, env: Env): Promise<SiteKey | null> {
-  const [organization, key] = await Promise.all([
-    client.from('organizations').select('slug, domain, domain_confirmed').eq('id', organizationId).single(),
-    client.from('indexnow_sites').select('key').eq('organization_id', organizationId).maybeSingle(),
-  ]);
-  if (organization.error) throw new Error(`reading organization ${organizationId} failed: ${organization.error.message}`);
-  if (key.error) throw new Error(`reading the IndexNow key of ${organizationId} failed: ${key.error.message}`);
-  if (!key.data) return null;
-  return { origin: siteAddress(organization.data as SiteAddressOrganization, env), key: (key.data as { key: string }).key };
+/** The organization's site address (its origin). Throws when it cannot be read. */
+async function siteOrigin(client: SupabaseClient, organizationId: string, env: Env): Promise<string> {
+  const { data, error } = await client.from('organizations').select('slug, domain, domain_confirmed').eq('id', organizationId).single();
+  if (error) throw new Error(`reading organization ${organizationId} failed: ${error.message}`);
+  return siteAddress(data as SiteAddressOrganization, env);
 }
 
 /**
@@ -82,9 +89,9 @@ async function siteKey(client: SupabaseClient, organizationId: string, env: Env)
  * of the submissions made. Throws when the database cannot answer.
  */
 export async function submitLiveChanges(client: SupabaseClient, organizationId: string, deployId: string, env: Env = process.env): Promise<string[]> {
-  const site = await siteKey(client, organizationId, env);
-  const endpoint = site && indexNowEndpoint(site.origin, env);
-  if (!site || !endpoint) return [];
+  const origin = await siteOrigin(client, organizationId, env);
+  const endpoint = indexNowEndpoint(origin, env);
+  if (!endpoint) return [];
   const made: string[] = [];
   for (;;) {
     const { data, error } = await client.rpc('live_indexnow_changes', { p_organization_id: organizationId, p_deploy_id: deployId });
@@ -94,7 +101,7 @@ export async function submitLiveChanges(client: SupabaseClient, organizationId: 
     const urls = new Set<string>();
     const taken: number[] = [];
     for (const change of changes) {
-      const more = changedUrls(site.origin, change).filter((url) => !urls.has(url));
+      const more = changedUrls(origin, change).filter((url) => !urls.has(url));
       if (urls.size + more.length > INDEXNOW_MAX_URLS) break;
       more.forEach((url) => urls.add(url));
       taken.push(change.id);
@@ -105,40 +112,50 @@ export async function submitLiveChanges(client: SupabaseClient, organizationId: 
     // Another notification of the same deploy took them: it sends them.
     if (claimed.error?.code === '40001') return made;
     if (claimed.error) throw new Error(`claim_indexnow_submission failed: ${claimed.error.message}`);
-    const id = claimed.data as string;
-    made.push(id);
-    await send(client, id, site, [...urls], endpoint);
+    const [submission] = claimed.data as { id: string; key: string | null }[];
+    made.push(submission!.id);
+    if (submission!.key) await send(client, submission!.id, { origin, key: submission!.key }, [...urls], endpoint, REQUEST_TIMEOUT_MS);
+    else await recordAttempt(client, submission!.id, { status: 'unsendable', code: null, error: 'This organization has no IndexNow key.' });
   }
 }
 
-/** Sends the failed submissions whose retry is due (the scheduler, every minute). Answers how many were tried. */
-export async function retryDueSubmissions(client: SupabaseClient, env: Env = process.env): Promise<number> {
-  const { data, error } = await client
-    .from('indexnow_submissions')
-    .select('id, organization_id, urls')
-    .eq('status', 'failed')
-    .lte('next_attempt_at', new Date().toISOString())
-    .order('next_attempt_at')
-    .limit(20);
-  if (error) throw new Error(`reading due IndexNow submissions failed: ${error.message}`);
-  const due = data as { id: string; organization_id: string; urls: string[] }[];
-  for (const submission of due) {
-    const site = await siteKey(client, submission.organization_id, env);
-    const endpoint = site && indexNowEndpoint(site.origin, env);
-    if (site && endpoint) await send(client, submission.id, site, submission.urls, endpoint);
+/**
+ * Sends the submissions due for another try (the scheduler, every minute): failed ones whose retry came, and
+ * claimed ones whose lease ran out, of organizations with submissions on; each claimed under a new lease, so a
+ * concurrent run takes others. Starts no call after `budgetMs`. Answers how many were tried.
+ */
+export async function retryDueSubmissions(client: SupabaseClient, env: Env = process.env, budgetMs = RETRY_BUDGET_MS): Promise<number> {
+  const deadline = Date.now() + budgetMs;
+  const origins = new Map<string, string>();
+  let tried = 0;
+  while (Date.now() < deadline) {
+    const { data, error } = await client.rpc('claim_indexnow_retries', { p_limit: 5 });
+    if (error) throw new Error(`claim_indexnow_retries failed: ${error.message}`);
+    const due = data as { id: string; organization_id: string; urls: string[]; key: string }[];
+    if (due.length === 0) break;
+    for (const submission of due) {
+      tried += 1;
+      if (!origins.has(submission.organization_id)) origins.set(submission.organization_id, await siteOrigin(client, submission.organization_id, env));
+      const origin = origins.get(submission.organization_id)!;
+      const endpoint = indexNowEndpoint(origin, env);
+      const left = deadline - Date.now();
+      if (!endpoint) await recordAttempt(client, submission.id, { status: 'unsendable', code: null, error: NO_ENDPOINT });
+      // Out of time: its lease runs out, and the next run sends it.
+      else if (left > 1_000) await send(client, submission.id, { origin, key: submission.key }, submission.urls, endpoint, Math.min(REQUEST_TIMEOUT_MS, left));
+    }
   }
-  return due.length;
+  return tried;
 }
 
 /** One call to the endpoint, and its outcome recorded (a failure with the engine's answer, for the log and the retry). */
-async function send(client: SupabaseClient, submissionId: string, site: SiteKey, urls: string[], endpoint: string): Promise<void> {
-  let outcome: { status: 'sent' | 'failed'; code: number | null; error: string | null };
+async function send(client: SupabaseClient, submissionId: string, site: SiteKey, urls: string[], endpoint: string, timeoutMs: number): Promise<void> {
+  let outcome: Outcome;
   try {
     const response = await fetch(endpoint, {
       method: 'POST',
       headers: { 'content-type': 'application/json; charset=utf-8' },
       body: JSON.stringify({ host: new URL(site.origin).host, key: site.key, keyLocation: keyLocation(site), urlList: urls }),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      signal: AbortSignal.timeout(timeoutMs),
     });
     const text = response.ok ? '' : (await response.text()).slice(0, 300);
     outcome = response.ok
@@ -148,9 +165,17 @@ async function send(client: SupabaseClient, submissionId: string, site: SiteKey,
     const cause = (error as Error & { cause?: Error }).cause?.message;
     outcome = { status: 'failed', code: null, error: `Could not reach ${new URL(endpoint).host}: ${cause ?? (error as Error).message}` };
   }
+  await recordAttempt(client, submissionId, outcome);
+  if (outcome.status === 'failed') console.error(`IndexNow submission ${submissionId} failed (retried later): ${outcome.error}`);
+}
+
+/** What became of one attempt. */
+type Outcome = { status: 'sent' | 'failed' | 'unsendable'; code: number | null; error: string | null };
+
+/** Records an attempt's outcome; the claim's lease ends. Throws when it cannot (the lease then brings the submission back). */
+async function recordAttempt(client: SupabaseClient, submissionId: string, outcome: Outcome): Promise<void> {
   const { error } = await client.rpc('record_indexnow_attempt', {
     p_submission_id: submissionId, p_status: outcome.status, p_response_status: outcome.code, p_error: outcome.error,
   });
   if (error) throw new Error(`record_indexnow_attempt failed: ${error.message}`);
-  if (outcome.status === 'failed') console.error(`IndexNow submission ${submissionId} failed (retried later): ${outcome.error}`);
 }

@@ -110,7 +110,7 @@ export function SearchEnginesCard({ organizationId }: { organizationId: string }
                         <RelativeTime date={submission.created_at} />
                       </span>
                     </div>
-                    {submission.error && submission.status === 'failed' && <p className="text-red-700 dark:text-red-400">{submission.error}</p>}
+                    {submission.error && (submission.status === 'failed' || submission.status === 'unsendable') && <p className="text-red-700 dark:text-red-400">{submission.error}</p>}
                   </li>
                 );
               })}
