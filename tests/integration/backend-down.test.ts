@@ -17,6 +17,7 @@ import postView from '../../netlify/functions/post-view.mts';
 import publishScheduled from '../../netlify/functions/publish-scheduled.mts';
 import signIn from '../../netlify/functions/auth-sign-in.mts';
 import webhook from '../../netlify/functions/zimmwriter-webhook.mts';
+import wordpressApi from '../../netlify/functions/wordpress-api.mts';
 import { RETRY_AFTER_SECONDS } from '../../src/lib/server/backend.ts';
 import { SERVICE_UNAVAILABLE } from '../../src/lib/service-unavailable.ts';
 import { LOCAL_SUPABASE } from '../../src/lib/server/service-config.ts';
@@ -97,6 +98,19 @@ describe('while the backend is down', () => {
         expect(await response.json(), name).toEqual(SERVICE_UNAVAILABLE);
         expect(ms, name).toBeLessThan(2000);
       }
+    } finally {
+      await backend.bringUp();
+    }
+  });
+
+  it('the WordPress API answers WordPress\'s 503 with Retry-After and its discovery link, as publishing tools read errors', async () => {
+    await backend.takeDown();
+    try {
+      const response = await wordpressApi(new Request('http://localhost:8888/wp-json/wp/v2/posts', { headers: { authorization: `Basic ${Buffer.from('editor@scale-pro.test:abcd EFGH 1234 ijkl MNOP 6789').toString('base64')}` } }), { ip: '203.0.113.7' });
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe(String(RETRY_AFTER_SECONDS));
+      expect(response.headers.get('link')).toBe('<http://localhost:8888/wp-json/>; rel="https://api.w.org/"');
+      expect(await response.json()).toEqual({ code: 'rest_service_unavailable', message: SERVICE_UNAVAILABLE.message, data: { status: 503 } });
     } finally {
       await backend.bringUp();
     }

@@ -295,3 +295,29 @@ describe('fuzz: every route and parameter', () => {
     expect(served).toEqual([]);
   }, 240_000);
 });
+
+describe('one arrival path, one name per sender', () => {
+  it("a category made through the API is logged as the password's member, naming the password; its posts carry the password as their sender", async () => {
+    const name = `Sender category ${run}`;
+    const made = await call('/wp/v2/categories', { method: 'POST', body: { name } });
+    expect(made.status).toBe(201);
+    cleanup.push(() => service.from('blog_categories').delete().eq('organization_id', seed.scalePro).eq('name', name));
+    const { data: category } = await service.from('blog_categories').select('id, needs_review').eq('organization_id', seed.scalePro).eq('name', name).single();
+    expect(category).toMatchObject({ needs_review: true });
+    const { data: audit } = await service.from('user_activity_logs').select('user_id, details').eq('action', 'category_created').eq('resource_id', (category as { id: string }).id);
+    expect(audit).toEqual([{ user_id: seed.users.editor.id, details: expect.objectContaining({ application_password: 'Development' }) }]);
+    expect((audit![0]!.details as Record<string, unknown>).by_server).toBeUndefined();
+
+    const title = `Sender post ${run}`;
+    expect((await call('/wp/v2/posts', { method: 'POST', body: { title, content: '<p>Sent by a tool.</p>' } })).status).toBe(201);
+    const [post] = await postsTitled(title);
+    const { data: revisions } = await service.from('blog_post_revisions').select('source, sender, editor_id').eq('post_id', post!.id);
+    expect(revisions).toEqual([{ source: 'webhook', sender: 'Development', editor_id: seed.users.editor.id }]);
+    // The writing tool's webhook names no password: its posts are ZimmWriter's.
+    const delivered = await webhook(new Request(`http://localhost/api/webhooks/zimmwriter/${seed.webhookToken}`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: `Webhook sender ${run}`, html: `<p>${crypto.randomUUID()} from the webhook.</p>` }),
+    }));
+    const { post_id: viaWebhook } = (await delivered.json()) as { post_id: string };
+    expect((await service.from('blog_post_revisions').select('source, sender').eq('post_id', viaWebhook)).data).toEqual([{ source: 'webhook', sender: null }]);
+  });
+});

@@ -2,8 +2,8 @@ import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import {
   type AdminPost,
+  arrivalSender,
   deletePost,
-  isDelivered,
   isPublicPost,
   listPosts,
   POSTS_PAGE_SIZE,
@@ -163,6 +163,7 @@ function PostCard({ post, access, timeZone, onDelete }: { post: AdminPost; acces
   const mayDelete = access.role === 'admin' || (access.canEdit && post.author_id === access.user.id);
   // The public page exists once a build with the post succeeded; until then View opens the preview.
   const viewHref = isPublicPost(post) && live !== false ? `/blog/${post.slug}` : `/admin/blog/preview/${post.id}`;
+  const sender = arrivalSender(post);
   return (
     <li data-testid="post-card">
       <Card className="flex h-full flex-col">
@@ -176,13 +177,14 @@ function PostCard({ post, access, timeZone, onDelete }: { post: AdminPost; acces
               </Badge>
             )}
             {post.duplicate_of && (
-              <Badge variant="warning" title="ZimmWriter delivered it as a new article that repeats another post">
+              <Badge variant="warning" title={`${sender?.label ?? 'ZimmWriter'} sent it as a new article that repeats another post`}>
                 Possible duplicate
               </Badge>
             )}
-            {isDelivered(post) && (
-              <Badge variant="info" data-testid="post-source" title="Delivered by ZimmWriter, the writing tool">
-                <span className="sr-only">Source: </span>ZimmWriter
+            {sender && (
+              <Badge variant="info" data-testid="post-source" title={sender.title}>
+                <span className="sr-only">Source: </span>
+                {sender.label}
               </Badge>
             )}
             {live === true && (

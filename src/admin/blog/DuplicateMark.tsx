@@ -41,7 +41,7 @@ export default function DuplicateMark({ post }: { post: Pick<AdminPost, 'id' | '
         <a className="font-medium underline" href={`/admin/blog/edit/${post.duplicate_of}`}>
           {original ? `“${original.title}”` : 'another post'}
         </a>
-        . ZimmWriter delivered it as a new article; it was saved as a draft instead of going out.
+        . It arrived as a new article (from ZimmWriter or a publishing tool); it was saved as a draft instead of going out.
       </span>
       <Button variant="outline" size="sm" disabled={busy} onClick={() => void dismiss()}>
         {busy ? 'Dismissing...' : 'Dismiss'}

@@ -50,15 +50,23 @@ export interface AdminPost {
   author: { full_name: string | null } | null;
   category: { name: string } | null;
   /**
-   * The list only: one of the post's revisions saved by a writing-tool delivery (source 'webhook'), if any;
+   * The list only: one of the post's revisions that arrived from outside (source 'webhook': the writing tool's
+   * webhook, or a publishing tool through the WordPress API, whose application password is the `sender`), if any;
    * the revision history is the record of who wrote a post, so this is what marks a delivered post.
    */
-  deliveries?: { source: string }[];
+  deliveries?: { source: string; sender: string | null }[];
 }
 
-/** Whether the writing tool delivered the post (at least one of its revisions came by the webhook). */
-export function isDelivered(post: Pick<AdminPost, 'deliveries'>): boolean {
-  return (post.deliveries?.length ?? 0) > 0;
+/**
+ * Who sent a post that arrived from outside, as blog management labels it: the application password's name for
+ * a publishing tool (with its member, the post's author), else ZimmWriter, the writing tool's webhook.
+ */
+export function arrivalSender(post: Pick<AdminPost, 'deliveries' | 'author'>): { label: string; title: string } | null {
+  const delivery = post.deliveries?.[0];
+  if (!delivery) return null;
+  if (!delivery.sender) return { label: 'ZimmWriter', title: 'Delivered by ZimmWriter, the writing tool' };
+  const member = post.author?.full_name?.trim();
+  return { label: delivery.sender, title: `Sent by a publishing tool with the application password "${delivery.sender}"${member ? ` of ${member}` : ''}` };
 }
 
 /** What the editor shows of a post's featured image from the Media Library. */
@@ -94,7 +102,7 @@ export async function listPosts(
   const page = Math.max(1, options.page ?? 1);
   let query = client
     .from('blog_posts')
-    .select(`${POST_COLUMNS}, deliveries:blog_post_revisions(source)`, { count: 'exact' })
+    .select(`${POST_COLUMNS}, deliveries:blog_post_revisions(source, sender)`, { count: 'exact' })
     .eq('organization_id', options.organizationId)
     .eq('deliveries.source', 'webhook')
     .limit(1, { referencedTable: 'deliveries' });

@@ -68,16 +68,22 @@ export function backendUnavailable(): Response {
   return Response.json(SERVICE_UNAVAILABLE, { status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS), 'cache-control': 'no-store' } });
 }
 
-/** Wraps a function's handler: its error answers become 503 when the backend was out of reach (see above). */
-export function withBackend<Rest extends unknown[]>(handler: (req: Request, ...rest: Rest) => Promise<Response>) {
+/**
+ * Wraps a function's handler: its error answers become 503 when the backend was out of reach (see above), in
+ * the shape `unavailable` gives (the functions' own by default; an API with its own error shape gives its own).
+ */
+export function withBackend<Rest extends unknown[]>(
+  handler: (req: Request, ...rest: Rest) => Promise<Response>,
+  unavailable: (req: Request) => Response = backendUnavailable,
+) {
   return (req: Request, ...rest: Rest): Promise<Response> =>
     requestState.run({ unreachable: false }, async () => {
       const state = requestState.getStore()!;
       try {
         const response = await handler(req, ...rest);
-        return state.unreachable && response.status >= 400 ? backendUnavailable() : response;
+        return state.unreachable && response.status >= 400 ? unavailable(req) : response;
       } catch (error) {
-        if (state.unreachable) return backendUnavailable();
+        if (state.unreachable) return unavailable(req);
         throw error;
       }
     });

@@ -10,6 +10,8 @@
  *   Visitors' lists leave categories under review out.
  * - Tags are case-insensitive per organization (the tag registry, blog_tags): an existing name answers
  *   `term_exists` with its id.
+ * - A new term is made by the database (`create_arrived_term`), as the API's posts are: the application password
+ *   is checked again, and the audit log names its member and the password.
  */
 import { categoryPath, tagPath, tagSlug } from '../blog-urls.ts';
 import { matchCategory } from './category-match.ts';
@@ -127,14 +129,15 @@ function taxonomyRoutes(taxonomy: Taxonomy): { collection: Record<string, Handle
       return wpError(400, 'term_exists', 'A term with the name provided already exists in this taxonomy.', {}, { term_id: same.wp_id });
     }
     const { service, organizationId } = call.context;
-    const inserted =
-      taxonomy === 'category'
-        ? await service
-            .from('blog_categories')
-            .insert({ organization_id: organizationId, name, slug: slugify(parsed.data.slug || name) || `category-${Date.now()}`, needs_review: true })
-            .select('wp_id, name, slug')
-            .single()
-        : await service.from('blog_tags').insert({ organization_id: organizationId, name }).select('wp_id, name').single();
+    // Through the arrival path's database function: the password checked again, the audit entry its member's.
+    const inserted = await service.rpc('create_arrived_term', {
+      p_organization_id: organizationId,
+      p_application_password_id: call.publisher.passwordId,
+      p_taxonomy: taxonomy,
+      p_name: name,
+      p_slug: taxonomy === 'category' ? slugify(parsed.data.slug || name) || `category-${Date.now()}` : null,
+    });
+    if (inserted.error?.code === '42501') return forbidden(call, 'rest_cannot_create', 'Sorry, you are not allowed to create terms in this taxonomy.');
     if (inserted.error?.code === '23505') {
       // Made meanwhile (another request of the same run), or a slug taken: the existing term's id.
       const raced = (await terms(call, taxonomy)).find((term) => term.name.toLowerCase() === name.toLowerCase() || term.slug === slugify(parsed.data.slug || name));
