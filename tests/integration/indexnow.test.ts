@@ -306,3 +306,31 @@ describe('nothing lost to a crash, nothing re-read for ever', () => {
     expect(calls.map((call) => [call.key, call.keyLocation])).toEqual([[old, `${ORIGIN}/${old}.txt`], [fresh, `${ORIGIN}/${fresh}.txt`]]);
   });
 });
+
+describe('taxonomy changes reach search engines too', () => {
+  it('a renamed category and a renamed tag submit their posts and their pages, old and new, once live', async () => {
+    await service.from('indexnow_submissions').delete().eq('organization_id', seed.scalePro);
+    await withDatabase((db) => db.query('delete from private.indexnow_changes'));
+    const admin = await signedInClient(seed.users.admin.email);
+    const { data: category } = await service.from('blog_categories').insert({ organization_id: seed.scalePro, name: `Renamed ${run}`, slug: `renamed-${run}` }).select('id').single();
+    const tag = `tagged-${run}`;
+    const { data: post } = await service
+      .from('blog_posts')
+      .insert({ organization_id: seed.scalePro, title: `IndexNow taxonomy ${run}`, slug: `indexnow-${run}-taxonomy`, content: '<p>Body.</p>', status: 'published', published_at: new Date().toISOString(), category_id: category!.id, tags: [tag] })
+      .select('slug')
+      .single();
+    await deploy();
+    calls.length = 0;
+    // The admin renames the category and the tag in Categories & Tags.
+    expect((await admin.from('blog_categories').update({ name: `Renamed again ${run}`, slug: `renamed-again-${run}` }).eq('id', category!.id)).error).toBeNull();
+    expect((await admin.rpc('rename_tag', { p_organization_id: seed.scalePro, p_from: tag, p_to: `${tag}-new` })).error).toBeNull();
+    await deploy();
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.urlList).toEqual(expect.arrayContaining([
+      `${ORIGIN}/blog/${post!.slug}`, `${ORIGIN}/blog/category/renamed-${run}`, `${ORIGIN}/blog/category/renamed-again-${run}`,
+      `${ORIGIN}/blog/tag/${tag}`, `${ORIGIN}/blog/tag/${tag}-new`,
+    ]));
+    await service.from('blog_posts').delete().eq('slug', post!.slug);
+    await service.from('blog_categories').delete().eq('id', category!.id);
+  });
+});
