@@ -17,6 +17,7 @@ import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { $organization } from '../stores/organization';
 import { toast } from '../../stores/toast';
 import type { AdminTabProps } from './index';
+import { HostingCard } from './settings/HostingCard';
 import { SearchEnginesCard } from './settings/SearchEnginesCard';
 
 type FieldSpec = { name: SettingsField; label: string; type?: string; placeholder?: string; rows?: number; hint?: string };
@@ -62,7 +63,8 @@ const CARDS: { title: string; description: string; fields: FieldSpec[] }[] = [
 
 /**
  * Settings: the organization's details, blog, contact and social settings, saved together; below the form, the
- * search engine notifications (IndexNow), switched and logged on their own. Saving records the site's rebuild in the same transaction (a database trigger); the
+ * search engine notifications (IndexNow), switched and logged on their own, then the site's hosting and builds (its
+ * Netlify team's credits), saved on their own. Saving the form records the site's rebuild in the same transaction (a database trigger); the
  * header's site status shows when the public site has the new settings.
  */
 export default function SettingsTab({ organization }: AdminTabProps) {
@@ -149,6 +151,7 @@ export default function SettingsTab({ organization }: AdminTabProps) {
         </div>
       </form>
       <SearchEnginesCard organizationId={organization.id} />
+      <HostingCard organizationId={organization.id} />
     </div>
   );
 }

@@ -254,6 +254,11 @@ const SENTENCES: Record<string, (s: Sentence, action: string) => string> = {
       ? `${s.actor} gave the site a new IndexNow key`
       : `${s.actor} switched search engine notifications (IndexNow) ${s.details.enabled === false ? 'off' : 'on'}`,
   publishing_queue_changed: (s) => `${s.actor} set the publishing queue${postsADay(s.details.to)}`,
+  hosting_team_changed: (s) => {
+    const credits = typeof s.details.monthly_credits === 'number' ? ` to ${s.details.monthly_credits.toLocaleString('en-US')} credits a month` : '';
+    const share = typeof s.details.build_share_percent === 'number' ? `, ${s.details.build_share_percent}% for builds` : '';
+    return `${s.actor} set the hosting team ${s.quoted('name', 'of the site')}${credits}${share}`;
+  },
   queue_reordered: (s) => `${s.actor} moved ${s.post} to place ${typeof s.details.to === 'number' ? s.details.to : '?'} of the publishing queue`,
 
   media_uploaded: (s) => `${s.actor} added the image ${s.quoted('file_name', 'an image')} to the Media Library`,

@@ -101,13 +101,13 @@ export function budgetHolds(facts: DeployFacts): boolean {
  * once the share is spent, when automatic builds resume.
  */
 export function budgetWaitDetail(budget: BuildBudget, next: Date | null, now: Date): string {
-  const builds = (count: number) => `${count.toLocaleString('en-US')} ${count === 1 ? 'build' : 'builds'}`;
+  const builds = countWords(budget.builds_in_cycle, 'build');
   if (budget.share_spent) {
     const resumes = new Date(budget.cycle_end).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-    return `This month's ${builds(budget.builds_in_cycle)} are used: automatic builds resume on ${resumes}, and the site stays as it is until then.`;
+    return `This month's ${builds} ${budget.builds_in_cycle === 1 ? 'is' : 'are'} used: automatic builds resume on ${resumes}, and the site stays as it is until then.`;
   }
   const at = next ?? new Date(budget.next_build_at);
-  return `Next build at ${clockTime(at.toISOString(), now)}: ${budget.builds_left.toLocaleString('en-US')} of ${builds(budget.builds_in_cycle)} left this month.`;
+  return `Next build at ${clockTime(at.toISOString(), now)}: ${budget.builds_left.toLocaleString('en-US')} of ${builds} left this month.`;
 }
 
 /** The last request sent, when it is newer than the latest build (its build has not reported starting). */

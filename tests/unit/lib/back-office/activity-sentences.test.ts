@@ -62,6 +62,7 @@ describe('activitySentence', () => {
     ['webhook_publish_mode_changed', { resource_type: 'organization', details: { from: 'draft', to: 'queue' } }, 'Alex Morgan set ZimmWriter deliveries to join the publishing queue'],
     ['indexnow_changed', { resource_type: 'organization', details: { enabled: false, rotated: false } }, 'Alex Morgan switched search engine notifications (IndexNow) off'],
     ['indexnow_changed', { resource_type: 'organization', details: { enabled: true, rotated: true } }, 'Alex Morgan gave the site a new IndexNow key'],
+    ['hosting_team_changed', { resource_type: 'hosting_team', details: { name: 'Agency team', monthly_credits: 5000, build_share_percent: 80 } }, 'Alex Morgan set the hosting team "Agency team" to 5,000 credits a month, 80% for builds'],
     ['publishing_queue_changed', { resource_type: 'organization', details: { from: { posts_per_day: 1 }, to: { posts_per_day: 3 } } }, 'Alex Morgan set the publishing queue to 3 posts a day'],
     ['queue_reordered', { resource_type: 'blog_post', details: { title: 'Local SEO', slug: 'local-seo', from: 5, to: 1 } }, 'Alex Morgan moved the post "Local SEO" to place 1 of the publishing queue'],
     ['media_uploaded', { resource_type: 'media', details: { file_name: 'team.jpg' } }, 'Alex Morgan added the image "team.jpg" to the Media Library'],
