@@ -3,6 +3,7 @@
 -- IndexNow is told once the change is live, as for a post.
 -- 1. Bulk changes of posts (a tag renamed or merged, a category merged: one 'bulk' UPDATE of the posts) note their
 --    changes like any other; only the seed's are left out.
+--    Posts deleted with their organization note nothing (its site is gone with it).
 -- 2. A category approved (needs_review to false: its posts now show it) or renamed notes each of its published
 --    posts, with the category's new address and, after a rename, its old one.
 
@@ -25,7 +26,8 @@ begin
     insert into private.indexnow_changes (organization_id, post_slug, category_slug, tags)
     select o.organization_id, o.slug, c.slug, o.tags
     from old_rows o left join public.blog_categories c on c.id = o.category_id
-    where o.status = 'published';
+    -- Not for an organization being deleted (its posts go with it): nothing of it is left to submit.
+    where o.status = 'published' and exists (select 1 from public.organizations g where g.id = o.organization_id);
   else
     -- The post as it is now, and as it was when its address, category or tags moved (the old pages changed too).
     insert into private.indexnow_changes (organization_id, post_slug, category_slug, tags)
