@@ -3,12 +3,15 @@
  * `bench/report.json` (the same figures), and exits non-zero when a median breaks its budget.
  * `npm run bench:scale` (`-- scale`) measures the blog at 10,000 posts, which takes longer than the default run
  * may, into its own `bench/scale-report.md` / `.json`; `npm run bench:publishing` (`-- publishing`) measures
- * publishing to live (lone publishes, a run of articles, a burst; several minutes) into `bench/publishing-report.md` / `.json`.
+ * publishing to live (lone publishes, a run of articles, a burst; several minutes) into `bench/publishing-report.md` / `.json`;
+ * `npm run bench:budget` (`-- budget`) simulates a 30-day billing cycle with the clock moved (bench/budget.ts) into
+ * `bench/budget-report.md` / `.json`.
  * Not part of `npm test`: figures depend on the machine, budgets are checked here, never in tests.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { measureAdmin } from './admin.ts';
+import { measureBudget } from './budget.ts';
 import { measureLocalBackend } from './local-backend.ts';
 import type { AreaReport, Figure } from './measure.ts';
 import { measurePages } from './pages.ts';
@@ -28,7 +31,7 @@ const areas: Record<string, () => Promise<Figure[] | AreaReport>> = {
   faults: measureFaults,
 };
 /** Measured only when named, alone, into their own report. */
-const separate: Record<string, () => Promise<Figure[] | AreaReport>> = { scale: measureScale, publishing: measurePublishing };
+const separate: Record<string, () => Promise<Figure[] | AreaReport>> = { scale: measureScale, publishing: measurePublishing, budget: measureBudget };
 const named = process.argv.slice(2);
 const alone = named.find((name) => name in separate);
 if (alone && named.length > 1) throw new Error(`\`${alone}\` runs alone (npm run bench:${alone})`);
