@@ -30,7 +30,7 @@ const unknownToken = () => answer(404, 'Unknown webhook token');
  *
  * The token is checked before anything else: an unknown one costs one lookup (organization_for_webhook_token)
  * and is answered 404 with the body never read, parsed, rendered or sanitized, and nothing written. A known
- * token's delivery then makes one call for all its writes (receive_webhook_delivery, which checks the token
+ * token's delivery then makes one call for all its writes (receive_arrival, which checks the token
  * again in its transaction). While the backend is out of reach it answers 503 with Retry-After (withBackend:
  * the writing tool tries again then). Another failure on our side answers 500 with a generic message and a
  * reference; the details go to the log (and, for the delivery, to its record in the delivery log).

@@ -226,9 +226,11 @@ describe('tags are case-insensitive per organization', () => {
 
   it('keeps the first spelling through the webhook, which logs the category it creates with no actor', async () => {
     const result = must(
-      await service.rpc('receive_webhook_delivery', {
-        p_token: seed.webhookToken, p_slug: slugFor('webhook'), p_title: 'Webhook', p_content: '<p>x</p>',
-        p_category_name: `Tax ${run} Hook`, p_category_slug: slugFor('hook'), p_tags: [tag.toUpperCase(), 'OTHER'],
+      await service.rpc('receive_arrival', {
+        p_arrival: {
+          token: seed.webhookToken,
+          post: { slug: slugFor('webhook'), title: 'Webhook', content: '<p>x</p>', category_name: `Tax ${run} Hook`, category_slug: slugFor('hook'), tags: [tag.toUpperCase(), 'OTHER'] },
+        },
       }),
       'delivery',
     ) as { post?: { id: string } };
@@ -242,9 +244,11 @@ describe('tags are case-insensitive per organization', () => {
     const id = await createCategory(editor, 'OldHook');
     must(await editor.from('blog_categories').update({ name: 'NewHook', slug: slugFor('newhook') }).eq('id', id).select('id'), 'rename');
     const result = must(
-      await service.rpc('receive_webhook_delivery', {
-        p_token: seed.webhookToken, p_slug: slugFor('webhook-renamed'), p_title: 'Webhook', p_content: '<p>x</p>',
-        p_category_name: 'OldHook', p_category_slug: slugFor('oldhook'),
+      await service.rpc('receive_arrival', {
+        p_arrival: {
+          token: seed.webhookToken,
+          post: { slug: slugFor('webhook-renamed'), title: 'Webhook', content: '<p>x</p>', category_name: 'OldHook', category_slug: slugFor('oldhook') },
+        },
       }),
       'delivery',
     ) as { post?: { id: string } };

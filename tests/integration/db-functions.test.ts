@@ -180,15 +180,15 @@ describe('audit and sessions', () => {
     const count = async () => (await service.from('webhook_deliveries').select('id', { count: 'exact', head: true }).eq('organization_id', seed.scalePro)).count;
     const before = await count();
     for (const client of [anonClient(), admin]) {
-      const delivery = await client.rpc('receive_webhook_delivery', { p_token: seed.webhookToken, p_refused_status: 400, p_refused_error: 'probe' });
+      const delivery = await client.rpc('receive_arrival', { p_arrival: { token: seed.webhookToken, refused: { status: 400, error: 'probe' } } });
       expect(delivery.error?.code).toBe('42501');
       const rebuild = await client.rpc('request_site_rebuild', { p_organization_id: seed.scalePro, p_reason: 'probe', p_quiet_window_ms: 60000 });
       expect(rebuild.error?.code).toBe('42501');
     }
     expect(await count()).toBe(before);
     // Either the token or the organization names whose delivery it is, never both.
-    const both = await service.rpc('receive_webhook_delivery', { p_token: seed.webhookToken, p_organization_id: seed.scalePro, p_refused_status: 400 });
-    expect(both.error?.message).toMatch(/either p_token or p_organization_id/);
+    const both = await service.rpc('receive_arrival', { p_arrival: { token: seed.webhookToken, organization_id: seed.scalePro, refused: { status: 400 } } });
+    expect(both.error?.message).toMatch(/either token or organization_id/);
   });
 
   it('webhook tokens resolve by hash, rotation keeps the old token for the grace period', async () => {

@@ -87,8 +87,8 @@ describe('a delivery with a valid token', () => {
 
     const deliveries = must(await db.from('webhook_deliveries').select('status_code, post_id, error').eq('slug', slug), 'deliveries');
     expect(deliveries).toEqual([{ status_code: 201, post_id: postId, error: null }]);
-    const rebuilds = must(await db.from('site_rebuild_requests').select('status, reason').eq('organization_id', SCALE_PRO.id).gte('requested_at', since), 'rebuilds');
-    expect(rebuilds).toContainEqual({ status: 'pending', reason: `Post published: ${slug}` });
+    const rebuilds = must(await db.from('site_rebuild_requests').select('batch_id, reason').eq('organization_id', SCALE_PRO.id).gte('requested_at', since), 'rebuilds');
+    expect(rebuilds).toContainEqual({ batch_id: null, reason: `Post published: ${slug}` });
   });
 
   it('writes the post, its delivery record and its rebuild request in one transaction', async () => {
@@ -201,8 +201,8 @@ describe('the webhook name its user chose', () => {
   });
 
   it('is checked by the database too: a name over 100 characters is never stored', async () => {
-    const { error } = await db.rpc('receive_webhook_delivery', {
-      p_token: SCALE_PRO.token, p_slug: testSlug('db-name'), p_refused_status: 422, p_refused_error: 'x', p_webhook_name: 'y'.repeat(101),
+    const { error } = await db.rpc('receive_arrival', {
+      p_arrival: { token: SCALE_PRO.token, refused: { slug: testSlug('db-name'), status: 422, error: 'x' }, webhook_name: 'y'.repeat(101) },
     });
     expect(error?.message).toMatch(/webhook_deliveries_webhook_name_check/);
   });

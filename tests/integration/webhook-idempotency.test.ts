@@ -120,7 +120,7 @@ describe('the idempotency keys', () => {
       const { data, error } = await client.schema('private' as 'public').from('webhook_delivery_keys').select('key');
       expect(data).toBeNull();
       expect(error).not.toBeNull();
-      const call = await client.rpc('receive_webhook_delivery', { p_organization_id: SCALE_PRO.id, p_slug: `idem-forged-${run}`, p_title: 'Forged', p_content: '<p>x</p>', p_idempotency_key: 'a'.repeat(64) });
+      const call = await client.rpc('receive_arrival', { p_arrival: { organization_id: SCALE_PRO.id, post: { slug: `idem-forged-${run}`, title: 'Forged', content: '<p>x</p>' }, idempotency_key: 'a'.repeat(64) } });
       expect(call.error).not.toBeNull();
     }
     expect(await withDatabase(async (sql) => (await sql.query('select count(*)::int as n from public.blog_posts where slug = $1', [`idem-forged-${run}`])).rows[0].n)).toBe(0);

@@ -212,7 +212,7 @@ export const PUBLISH_MODE_SAVED: Record<PublishMode, string> = {
   queue: 'Posts from ZimmWriter join the publishing queue and go out at its pace.',
 };
 
-/** The organization's publish mode as stored (no setting means publish, as upsert_webhook_post reads it). */
+/** The organization's publish mode as stored (no setting means publish, as private.store_arrived_post reads it). */
 export async function loadPublishMode(client: SupabaseClient, organizationId: string): Promise<PublishMode> {
   const { data, error } = await client.from('organizations').select('settings').eq('id', organizationId).single();
   if (error) throw new Error(`Reading the publish mode of ${organizationId} failed: ${error.message}`);

@@ -5,11 +5,13 @@
  * 1. `arrivalFields`: the body shaped by post-content.ts (the author's Markdown or HTML kept, the sanitized HTML
  *    and reading time derived; nothing left after sanitizing is refused with the field named), the category name
  *    mapped to the organization's category it means (category-match.ts), the category's slug.
- * 2. `storeArrival`: ONE call to Postgres, `receive_webhook_delivery` (migration 20261202000100), which in one
- *    transaction checks the sender again (the webhook's token, or an application password whose member may
+ * 2. `storeArrival`: ONE call to Postgres, `receive_arrival` (migration 20261207000600) with one object, which in
+ *    one transaction checks the sender again (the webhook's token, or an application password whose member may
  *    publish), applies the duplicate gate and the organization's choice for arrivals (publish, draft, queue),
  *    stores the post (revision and audit entry by trigger, naming the password's member and name), records the
- *    arrival in the delivery log and requests the rebuild; then the rebuilds already due are sent.
+ *    arrival in the delivery log and requests the rebuild; then the rebuilds already due are sent. An update
+ *    sends only the fields its request sent: the database sets those and keeps every other as the post has it
+ *    then, so an editor's save made meanwhile in another field stays.
  * The featured image is each surface's own step before (a delivery's image is fetched or decoded into the Media
  * Library; the API names a file its tool uploaded).
  */
@@ -49,28 +51,35 @@ export function payloadProblems(error: z.ZodError): FieldProblem[] {
   return error.issues.map((issue) => ({ path: issue.path.join('.') || '(body)', message: issue.message }));
 }
 
-/** A post as a surface hands it over: what the sender wrote and asked for, before any shaping. */
+/**
+ * A post as a surface hands it over: what the sender wrote and asked for, before any shaping. A field left
+ * undefined was not sent: an update keeps the post's, a new post has none (the default category). A new post
+ * needs a title, a body and a slug.
+ */
 export interface ArrivingPost {
-  title: string;
+  title?: string;
   /** The article as its author wrote it, and the request field it came in (named when nothing is left of it). */
-  body: { text: string; format: ContentFormat; field: string };
-  excerpt: string | null;
+  body?: { text: string; format: ContentFormat; field: string };
+  excerpt?: string | null;
   /** The post's slug, already normalized (slug.ts). */
-  slug: string;
+  slug?: string;
   /** A category name, mapped to the organization's category it means; null for the default category. */
-  category: string | null;
-  tags: string[] | null;
-  /** A file of the organization's Media Library (null: none; a delivery without one keeps the post's). */
-  featuredMediaId: string | null;
-  /** SEO title and description (null: none; a delivery without them keeps the post's). */
-  metaTitle: string | null;
-  metaDescription: string | null;
+  category?: string | null;
+  tags?: string[] | null;
+  /** A file of the organization's Media Library (null: none). */
+  featuredMediaId?: string | null;
+  /** SEO title and description (null: none). */
+  metaTitle?: string | null;
+  metaDescription?: string | null;
   /** What the sender asks: publish (the organization's choice decides), draft, or future at `publishAt`. */
   status?: 'publish' | 'draft' | 'future';
   publishAt?: string;
   /** An update of one post by id, or a new post whatever its slug. Neither: the post with the slug, else a new one. */
   target?: { postId: string } | { newPost: true };
 }
+
+/** A post sent whole (a new post, or the writing tool's delivery of its slug): title, body and slug given. */
+export type WholePost = ArrivingPost & Required<Pick<ArrivingPost, 'title' | 'body' | 'slug'>>;
 
 /**
  * Who sends: the webhook's token (checked again in the storing transaction, so a token rotated meanwhile is
@@ -81,13 +90,28 @@ export type ArrivalSource =
   | { token: string; organizationId?: string }
   | { organizationId: string; applicationPasswordId?: string };
 
-/** The post columns `receive_webhook_delivery` takes. */
-export type PostFields = Record<`p_${string}`, string | number | boolean | string[] | null> & {
-  p_slug: string;
-  p_title: string;
-  p_content: string;
-  p_category_name: string | null;
-  p_category_slug: string | null;
+/**
+ * The arrival's `post` as `receive_arrival` takes it: a key present sets its column (null clears it), a key left
+ * out keeps the post's (private.store_arrived_post).
+ */
+export type PostFields = {
+  slug?: string;
+  title?: string;
+  content?: string;
+  content_source?: string;
+  content_format?: ContentFormat;
+  reading_time?: number;
+  excerpt?: string | null;
+  category_name?: string | null;
+  category_slug?: string | null;
+  tags?: string[] | null;
+  featured_media_id?: string | null;
+  meta_title?: string | null;
+  meta_description?: string | null;
+  status?: 'publish' | 'draft' | 'future';
+  published_at?: string;
+  post_id?: string;
+  new_post?: true;
 };
 
 /** The category a post landed in, as the database says (`created`: the arrival made it; it then needs review). */
@@ -122,32 +146,36 @@ export class ArrivalFailed extends InternalError {
  * InternalError when the categories cannot be read.
  */
 export async function arrivalFields(client: SupabaseClient, organizationId: string | null, post: ArrivingPost): Promise<PostFields> {
-  const body = await shapePostContent(post.body.text, post.body.format);
-  if (!body.content) throw invalidPayload([{ path: post.body.field, message: 'No content is left after removing unsafe markup' }]);
-  // Markdown grows when rendered: the page's HTML has the same bound as the source.
-  if (body.content.length > POST_LIMITS.content) {
-    throw invalidPayload([{ path: post.body.field, message: `Too long once rendered as HTML (at most ${POST_LIMITS.content.toLocaleString('en-US')} characters)` }]);
+  const fields: PostFields = {};
+  if (post.body) {
+    const body = await shapePostContent(post.body.text, post.body.format);
+    if (!body.content) throw invalidPayload([{ path: post.body.field, message: 'No content is left after removing unsafe markup' }]);
+    // Markdown grows when rendered: the page's HTML has the same bound as the source.
+    if (body.content.length > POST_LIMITS.content) {
+      throw invalidPayload([{ path: post.body.field, message: `Too long once rendered as HTML (at most ${POST_LIMITS.content.toLocaleString('en-US')} characters)` }]);
+    }
+    Object.assign(fields, { content: body.content, content_source: body.content_source, content_format: body.content_format, reading_time: body.reading_time });
   }
-  const category = post.category && organizationId ? await mappedCategory(client, organizationId, post.category) : post.category;
-  return {
-    p_slug: post.slug,
-    p_title: post.title,
-    p_content: body.content,
-    p_content_source: body.content_source,
-    p_content_format: body.content_format,
-    p_excerpt: post.excerpt,
-    p_category_name: category,
-    p_category_slug: category ? slugify(category) || `category-${post.slug}` : null,
-    p_tags: post.tags?.length ? post.tags : null,
-    p_reading_time: body.reading_time,
-    p_featured_media_id: post.featuredMediaId,
-    p_meta_title: post.metaTitle,
-    p_meta_description: post.metaDescription,
-    p_status: post.status ?? null,
-    p_published_at: post.status === 'future' ? (post.publishAt ?? null) : null,
-    p_post_id: post.target && 'postId' in post.target ? post.target.postId : null,
-    p_new_post: post.target !== undefined && 'newPost' in post.target,
+  if (post.category !== undefined) {
+    const category = post.category && organizationId ? await mappedCategory(client, organizationId, post.category) : post.category;
+    fields.category_name = category;
+    fields.category_slug = category ? slugify(category) || `category-${post.slug ?? Date.now()}` : null;
+  }
+  const sent: PostFields = {
+    slug: post.slug,
+    title: post.title,
+    excerpt: post.excerpt,
+    tags: post.tags === undefined ? undefined : post.tags?.length ? post.tags : null,
+    featured_media_id: post.featuredMediaId,
+    meta_title: post.metaTitle,
+    meta_description: post.metaDescription,
+    status: post.status,
+    published_at: post.status === 'future' ? post.publishAt : undefined,
+    post_id: post.target && 'postId' in post.target ? post.target.postId : undefined,
+    new_post: post.target && 'newPost' in post.target ? true : undefined,
   };
+  for (const [key, value] of Object.entries(sent)) if (value !== undefined) Object.assign(fields, { [key]: value });
+  return fields;
 }
 
 /**
@@ -169,7 +197,7 @@ export interface ArrivalRecord {
   idempotencyKey?: string | null;
 }
 
-/** `receive_webhook_delivery`'s answer (see its migrations). */
+/** `receive_arrival`'s answer (migration 20261207000600). */
 type Received =
   | { found: false }
   | {
@@ -195,24 +223,27 @@ export async function storeArrival(
   record: ArrivalRecord = {},
   env: Record<string, string | undefined> = process.env,
 ): Promise<StoredArrival | null> {
-  const { data, error } = await client.rpc('receive_webhook_delivery', {
-    ...('token' in source ? { p_token: source.token } : { p_organization_id: source.organizationId }),
-    ...('applicationPasswordId' in source ? { p_application_password_id: source.applicationPasswordId } : {}),
-    ...('fields' in arrival
-      ? arrival.fields
-      : {
-          p_slug: arrival.slug,
-          p_refused_status: arrival.refused instanceof DeliveryProblem ? arrival.refused.status : 500,
-          p_refused_error: describe(arrival.refused),
-        }),
-    ...(record.note ? { p_note: record.note } : {}),
-    ...(record.image ? { p_image: record.image } : {}),
-    p_quiet_window_ms: quietWindowMs(env),
-    p_at_once: buildAtOnce(env),
-    p_webhook_name: record.webhookName ?? null,
-    p_idempotency_key: 'fields' in arrival ? (record.idempotencyKey ?? null) : null,
+  const { data, error } = await client.rpc('receive_arrival', {
+    p_arrival: {
+      ...('token' in source ? { token: source.token } : { organization_id: source.organizationId }),
+      ...('applicationPasswordId' in source ? { application_password_id: source.applicationPasswordId } : {}),
+      ...('fields' in arrival
+        ? { post: arrival.fields, ...(record.idempotencyKey ? { idempotency_key: record.idempotencyKey } : {}) }
+        : {
+            refused: {
+              slug: arrival.slug,
+              status: arrival.refused instanceof DeliveryProblem ? arrival.refused.status : 500,
+              error: describe(arrival.refused),
+            },
+          }),
+      ...(record.note ? { note: record.note } : {}),
+      ...(record.image ? { image: record.image } : {}),
+      webhook_name: record.webhookName ?? null,
+      quiet_window_ms: quietWindowMs(env),
+      at_once: buildAtOnce(env),
+    },
   });
-  if (error) throw new InternalError(`receive_webhook_delivery failed: ${error.message}`);
+  if (error) throw new InternalError(`receive_arrival failed: ${error.message}`);
   const received = data as Received;
   if (!received.found) return null;
   const org = received.organization;

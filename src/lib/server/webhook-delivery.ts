@@ -18,7 +18,7 @@ import { InternalError } from './http.ts';
 import type { FetchPolicy } from '../public-fetch.ts';
 import {
   arrivalFields,
-  type ArrivingPost,
+  type WholePost,
   DeliveryProblem,
   type FoundDuplicate,
   type PostFields,
@@ -107,7 +107,8 @@ export async function receiveDelivery(
   try {
     const organizationId = source.organizationId ?? ('token' in source ? await webhookOrganizationId(client, source.token) : null);
     if (organizationId) image = await featuredImage(client, organizationId, payload, post.slug, imagePolicy);
-    fields = await arrivalFields(client, organizationId, { ...post, featuredMediaId: image.mediaId ?? null });
+    // A delivery without an image keeps the post's.
+    fields = await arrivalFields(client, organizationId, { ...post, featuredMediaId: image.mediaId ?? undefined });
   } catch (error) {
     // An image that could not be saved stores nothing, not even the delivery record: the tool sends it again.
     if (error instanceof ImageNotSaved) throw new InternalError(error.message);
@@ -191,7 +192,7 @@ async function featuredImage(
  * A delivery as an arriving post: the Markdown when it was sent (it is what the author wrote; the HTML is
  * derived from it), else the HTML; the slug normalized, else derived from the title (same slug = same post).
  */
-export function deliveryPost(payload: WebhookPayload): ArrivingPost {
+export function deliveryPost(payload: WebhookPayload): WholePost {
   const markdown = payload.markdown?.trim() ? payload.markdown : undefined;
   return {
     title: payload.title,
@@ -200,28 +201,28 @@ export function deliveryPost(payload: WebhookPayload): ArrivingPost {
     slug: postSlug(payload.title, payload.slug),
     category: payload.category ?? null,
     tags: payload.tags ?? null,
-    featuredMediaId: null,
-    metaTitle: payload.meta_title ?? null,
-    metaDescription: payload.meta_description ?? null,
+    // A delivery without them keeps the post's SEO title and description (and image: deliver() adds a stored one).
+    metaTitle: payload.meta_title,
+    metaDescription: payload.meta_description,
   };
 }
 
 /**
  * What a delivery of `payload` would do for the organization, written nowhere: the payload takes the real
  * delivery's first step (arrivalFields: throws DeliveryProblem for what a delivery refuses), then
- * `preview_webhook_delivery` answers by the rules `upsert_webhook_post` follows. Null for an unknown
+ * `preview_webhook_delivery` answers by the rules `private.store_arrived_post` follows. Null for an unknown
  * organization. Throws InternalError when the database cannot answer.
  */
 export async function previewDelivery(client: SupabaseClient, organizationId: string, payload: WebhookPayload): Promise<DeliveryPreview | null> {
   const fields = await arrivalFields(client, organizationId, deliveryPost(payload));
-  const slug = fields.p_slug;
+  const slug = fields.slug!;
   const { data, error } = await client.rpc('preview_webhook_delivery', {
     p_organization_id: organizationId,
     p_slug: slug,
-    p_title: fields.p_title,
-    p_content: fields.p_content,
-    p_category_name: fields.p_category_name,
-    p_category_slug: fields.p_category_slug,
+    p_title: fields.title,
+    p_content: fields.content,
+    p_category_name: fields.category_name ?? null,
+    p_category_slug: fields.category_slug ?? null,
   });
   if (error) throw new InternalError(`preview_webhook_delivery failed: ${error.message}`);
   const preview = data as Previewed;

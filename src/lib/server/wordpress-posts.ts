@@ -205,24 +205,22 @@ async function postInput(call: WordPressRequest): Promise<WpPostInput | Response
 }
 
 /**
- * The request as an arriving post: the existing post's fields where the request sends none (an update), the
- * terms and media of its ids (400 naming the field for an id this organization does not have), the status and
- * its time.
+ * The request as an arriving post: only the fields it sends (an update leaves the others to the database, which
+ * keeps the post's as they are when it writes: an editor's save made meanwhile stays), the terms and media of
+ * its ids (400 naming the field for an id this organization does not have), the status and its time. `existing`:
+ * the post an update changes, null for a new post.
  */
 async function arrivingPost(call: WordPressRequest, input: WpPostInput, existing: PostRow | null): Promise<ArrivingPost | Response> {
   const { service, organizationId } = call.context;
-  const title = input.title ?? existing!.title;
   const problems: Record<string, string> = {};
 
-  let category = existing?.category?.name ?? null;
-  if (input.categories) {
-    const names = await termNames(call, 'blog_categories', input.categories, problems, 'categories', 'category');
-    // The site files a post in one category: the first one named.
-    category = names[0] ?? null;
-  }
-  const tags = input.tags ? await termNames(call, 'blog_tags', input.tags, problems, 'tags', 'tag') : (existing?.tags ?? null);
+  // The site files a post in one category: the first one named.
+  const category = input.categories
+    ? ((await termNames(call, 'blog_categories', input.categories, problems, 'categories', 'category'))[0] ?? null)
+    : undefined;
+  const tags = input.tags ? await termNames(call, 'blog_tags', input.tags, problems, 'tags', 'tag') : undefined;
 
-  let featuredMediaId = existing?.featured_media_id ?? null;
+  let featuredMediaId: string | null | undefined;
   if (input.featured_media !== undefined) {
     featuredMediaId = null;
     if (input.featured_media > 0) {
@@ -244,22 +242,21 @@ async function arrivingPost(call: WordPressRequest, input: WpPostInput, existing
   if (Object.keys(problems).length) return invalidParams(problems);
 
   const meta = input.meta ?? {};
-  const seo = (keys: readonly string[], current: string | null) => {
+  const seo = (keys: readonly string[]) => {
     const sent = keys.map((key) => (meta as Record<string, unknown>)[key]).find((value) => typeof value === 'string');
-    return sent === undefined ? current : (sent as string) || null;
+    return sent === undefined ? undefined : (sent as string) || null;
   };
   return {
-    title,
-    body: input.content !== undefined
-      ? { text: input.content, format: 'html', field: 'content' }
-      : { text: existing!.content_source, format: existing!.content_format, field: 'content' },
-    excerpt: input.excerpt !== undefined ? input.excerpt || null : (existing?.excerpt ?? null),
-    slug: input.slug !== undefined || !existing ? postSlug(title, input.slug || undefined) : existing.slug,
+    title: input.title,
+    body: input.content !== undefined ? { text: input.content, format: 'html', field: 'content' } : undefined,
+    excerpt: input.excerpt !== undefined ? input.excerpt || null : undefined,
+    // A slug sent empty is made from the title, as a new post's is.
+    slug: input.slug !== undefined || !existing ? postSlug(input.title ?? existing!.title, input.slug || undefined) : undefined,
     category,
     tags,
     featuredMediaId,
-    metaTitle: seo(SEO_META_KEYS.title, existing?.meta_title ?? null),
-    metaDescription: seo(SEO_META_KEYS.description, existing?.meta_description ?? null),
+    metaTitle: seo(SEO_META_KEYS.title),
+    metaDescription: seo(SEO_META_KEYS.description),
     ...(status ? { status } : {}),
     ...(status === 'future' ? { publishAt: date! } : {}),
   };

@@ -11,7 +11,7 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('serverError', () => {
   it.each<[string, unknown, string | null]>([
-    ['a Postgres error passed on as an Error', new Error(`receive_webhook_delivery failed: ${POSTGRES_TEXT}`), null],
+    ['a Postgres error passed on as an Error', new Error(`receive_arrival failed: ${POSTGRES_TEXT}`), null],
     ['an InternalError with the reference of its delivery record', new InternalError(POSTGRES_TEXT, 'ab12cd34'), 'ab12cd34'],
     ['an InternalError with a reference of its own', new InternalError(POSTGRES_TEXT), null],
     ['something thrown that is not an Error', POSTGRES_TEXT, null],
