@@ -87,7 +87,7 @@ async function untilIdle(dbUrl: string): Promise<void> {
   try {
     for (;;) {
       const { rows } = await client.query(
-        "select private.build_in_flight($1) as busy, exists (select 1 from public.site_rebuild_requests where organization_id = $1 and status = 'pending') as pending",
+        "select private.build_in_flight($1) as busy, exists (select 1 from public.site_rebuild_requests where organization_id = $1 and batch_id is null) as pending",
         [SCALE_PRO],
       );
       if (!rows[0].busy && !rows[0].pending) return;

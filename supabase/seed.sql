@@ -193,8 +193,12 @@ values ('20000000-0000-4000-8000-000000000002', '10000000-0000-4000-8000-0000000
         private.application_password_hash('abcd EFGH 1234 ijkl MNOP 6789'), now() - interval '30 days');
 insert into public.webhook_deliveries (organization_id, received_at, status_code, post_id, slug) values
   ('10000000-0000-4000-8000-000000000001', now() - interval '3 days', 201, '40000000-0000-4000-8000-000000000004', 'web-design-trends-that-convert');
-insert into public.site_rebuild_requests (organization_id, reason, requested_at, sent_at, finished_at, status) values
-  ('10000000-0000-4000-8000-000000000001', 'post published', now() - interval '3 days', now() - interval '3 days', now() - interval '3 days', 'hook_called');
+-- The last build the site had: sent, and done (a build the seed does not count in this cycle's budget).
+insert into public.site_rebuild_sends (id, organization_id, state, request_count, claimed_at, hook_called_at, attempts, finished_at) values
+  ('70000000-0000-4000-8000-000000000001', '10000000-0000-4000-8000-000000000001', 'succeeded', 1, now() - interval '3 days',
+   now() - interval '3 days', 1, now() - interval '3 days' + interval '40 seconds');
+insert into public.site_rebuild_requests (organization_id, reason, requested_at, batch_id) values
+  ('10000000-0000-4000-8000-000000000001', 'post published', now() - interval '3 days', '70000000-0000-4000-8000-000000000001');
 
 insert into public.user_activity_logs (user_id, organization_id, action, resource_type, resource_id, details, created_at) values
   ('20000000-0000-4000-8000-000000000001', '10000000-0000-4000-8000-000000000001', 'admin_login_success', null, null, '{}', now() - interval '1 day'),

@@ -201,8 +201,10 @@ describe('POST /api/admin/rebuild (the Retry of a failed build)', () => {
       expect(response.status).toBe(202);
       const { request_id, started } = (await response.json()) as { request_id: string; started: boolean };
       expect(started).toBe(true);
-      const { data } = await service.from('site_rebuild_requests').select('organization_id, reason, status').eq('id', request_id).single();
-      expect(data).toEqual({ organization_id: seed.scalePro, reason: 'Rebuild requested by an admin', status: 'hook_called' });
+      const { data } = await service.from('site_rebuild_requests').select('organization_id, reason, batch_id').eq('id', request_id).single();
+      expect(data).toMatchObject({ organization_id: seed.scalePro, reason: 'Rebuild requested by an admin' });
+      const { data: send } = await service.from('site_rebuild_sends').select('state, manual').eq('id', data!.batch_id).single();
+      expect(send).toEqual({ state: 'hook_called', manual: true });
       expect(receiver.calls).toHaveLength(1);
     } finally {
       await setBuildHook(seed.scalePro, null);

@@ -1,14 +1,14 @@
 /**
  * The build queue under crashes and races, through the real claim, the real sends to a build hook (a local
  * receiver) and the real database:
- * - a claim never puts a request into two batches: a claimer whose snapshot still saw a request waiting, while
- *   another transaction claimed it, skips it once that one commits;
- * - a batch claimed by a function that died before its hook call is sent once its lease is over, also where
- *   builds never report;
+ * - a claim never puts a request into two sends: a claimer whose snapshot still saw a request waiting, while
+ *   another transaction claimed it, skips it once that one commits, and leaves no send of its own;
+ * - a send claimed by a function that died before its hook call is sent again once its lease is over, also where
+ *   builds never report, and is recorded as failed with the reason;
  * - a hook failing for an hour is called a bounded number of times (1, 2, 4, 8, 16, 30 minutes apart), then no
  *   more by itself, and the header says so; a new change tries at once;
  * - a hook added builds the changes that were skipped for want of one.
- * Time is moved by moving the requests' stamps back (the backoff's `not_before`, a claim's `sent_at`).
+ * Time is moved by moving the sends' stamps back (the backoff's `retry_at`, a claim's `claimed_at`).
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,9 +50,16 @@ const callsFor = (reason: string) =>
   receiver.calls.filter((call) => new URL(call.url, 'http://hook').searchParams.get('trigger_title')?.includes(reason)).length;
 
 async function requests(organizationId: string) {
-  const { data, error } = await service.from('site_rebuild_requests').select('id, status, batch_id, hook_failures, not_before').eq('organization_id', organizationId).order('requested_at');
+  const { data, error } = await service.from('site_rebuild_requests').select('id, batch_id').eq('organization_id', organizationId).order('requested_at');
   if (error) throw new Error(error.message);
-  return data as { id: string; status: string; batch_id: string | null; hook_failures: number; not_before: string | null }[];
+  return data as { id: string; batch_id: string | null }[];
+}
+
+/** The organization's sends, oldest first. */
+async function sends(organizationId: string) {
+  const { data, error } = await service.from('site_rebuild_sends').select('id, state, hook_failures, retry_at, error, request_count').eq('organization_id', organizationId).order('claimed_at');
+  if (error) throw new Error(error.message);
+  return data as { id: string; state: string; hook_failures: number; retry_at: string | null; error: string | null; request_count: number }[];
 }
 
 describe('a claim cannot double-send', () => {
@@ -64,15 +71,15 @@ describe('a claim cannot double-send', () => {
     try {
       // Another claimer has taken the rows and not committed yet.
       await other.query('begin');
-      await other.query("update public.site_rebuild_requests set status = 'sent', sent_at = now(), batch_id = gen_random_uuid() where organization_id = $1", [id]);
+      const { rows: [send] } = await other.query('insert into public.site_rebuild_sends (organization_id) values ($1) returning id', [id]);
+      await other.query('update public.site_rebuild_requests set batch_id = $2 where organization_id = $1', [id, send.id]);
       // This claim reads them as waiting, and its update waits for the other's row locks.
       const claimed = claimer.query('select * from public.claim_due_site_rebuilds(0, $1)', [id]);
       await new Promise((resolve) => setTimeout(resolve, 300));
       await other.query('commit');
       expect((await claimed).rows).toEqual([]);
-      const rows = await requests(id);
-      expect(rows).toHaveLength(1);
-      expect(rows[0]!.status).toBe('sent');
+      expect(await requests(id)).toEqual([{ id: expect.any(String), batch_id: send.id }]);
+      expect((await sends(id)).map((each) => each.id)).toEqual([send.id]);
     } finally {
       await Promise.all([other.end(), claimer.end()]);
     }
@@ -83,16 +90,21 @@ describe('a claim is a lease', () => {
   it('a batch whose function died before its hook call is sent once the lease is over, where builds never report', async () => {
     const { id } = await organization('died');
     await service.from('site_rebuild_requests').insert({ organization_id: id, reason: `died ${run}` });
-    // The function claims, then dies: the batch stays `sent`, the hook never called.
+    // The function claims, then dies: the send stays `claimed`, the hook never called.
     const { data: claimed } = await service.rpc('claim_due_site_rebuilds', { p_quiet_window_ms: 0, p_organization_id: id });
     expect(claimed).toHaveLength(1);
     expect(await flushDueRebuilds(service, { organizationId: id, env: ENV })).toEqual([]);
     const before = callsFor(`died ${run}`);
     // Two minutes later: the lease is over, the next tick sends it, once.
-    await service.from('site_rebuild_requests').update({ sent_at: new Date(Date.now() - 121_000).toISOString() }).eq('organization_id', id);
+    await service.from('site_rebuild_sends').update({ claimed_at: new Date(Date.now() - 121_000).toISOString() }).eq('organization_id', id);
     expect(await flushDueRebuilds(service, { organizationId: id, env: ENV })).toMatchObject([{ outcome: 'hook_called', request_count: 1 }]);
     expect(await flushDueRebuilds(service, { organizationId: id, env: ENV })).toEqual([]);
     expect(callsFor(`died ${run}`) - before).toBe(1);
+    // Each send is one record: the one that died says why, the one that went says so.
+    expect(await sends(id)).toMatchObject([
+      { state: 'failed', error: expect.stringMatching(/^Not sent: the function that claimed it stopped before calling the hook/), request_count: 1 },
+      { state: 'hook_called', error: null, request_count: 1 },
+    ]);
   });
 });
 
@@ -102,24 +114,25 @@ describe('a failing hook backs off and stops', () => {
     receiver.answerWith(Array(200).fill(500));
     try {
       await requestRebuild(service, { id, slug }, `failing ${run}`, ENV);
-      let sends = 1;
+      let sent = 1;
       // An hour, minute by minute: each tick moves the backoff's time one minute nearer.
       for (let minute = 1; minute <= 60; minute += 1) {
-        const [row] = await requests(id);
-        if (row!.not_before && row!.not_before !== 'infinity') {
-          await service.from('site_rebuild_requests').update({ not_before: new Date(Date.parse(row!.not_before) - 60_000).toISOString() }).eq('organization_id', id);
+        const latest = (await sends(id)).at(-1)!;
+        if (latest.retry_at && latest.retry_at !== 'infinity') {
+          await service.from('site_rebuild_sends').update({ retry_at: new Date(Date.parse(latest.retry_at) - 60_000).toISOString() }).eq('id', latest.id);
         }
-        sends += (await flushDueRebuilds(service, { organizationId: id, env: ENV })).length;
+        sent += (await flushDueRebuilds(service, { organizationId: id, env: ENV })).length;
       }
       // Sent at minutes 0, 1, 3, 7, 15 and 31: six sends of three tries each.
-      expect(sends).toBe(6);
+      expect(sent).toBe(6);
       expect(callsFor(`failing ${run}`)).toBe(18);
       // At minute 61 the seventh, and then it stops.
-      const [row] = await requests(id);
-      await service.from('site_rebuild_requests').update({ not_before: new Date(Date.now() - 1000).toISOString() }).eq('organization_id', id);
-      expect(row!.hook_failures).toBe(6);
+      const sixth = (await sends(id)).at(-1)!;
+      await service.from('site_rebuild_sends').update({ retry_at: new Date(Date.now() - 1000).toISOString() }).eq('id', sixth.id);
+      expect(sixth.hook_failures).toBe(6);
       expect(await flushDueRebuilds(service, { organizationId: id, env: ENV })).toHaveLength(1);
-      expect((await requests(id))[0]).toMatchObject({ hook_failures: 7, not_before: 'infinity' });
+      expect((await sends(id)).at(-1)).toMatchObject({ state: 'failed', hook_failures: 7, retry_at: 'infinity' });
+      expect(await sends(id)).toHaveLength(7);
       const admin = await createMember('admin', id);
       try {
         const { data } = await (await signedInClient(admin.email)).rpc('site_deploy_status', { p_organization_id: id });

@@ -201,10 +201,18 @@ const specs: TableSpec[] = [
   {
     table: 'site_rebuild_requests',
     allowed: { anon: '', viewer: '', editor: '', admin: 'S', otherAdmin: '', inactive: '', directAdmin: '', service: 'SIUD' },
-    select: { columns: 'id, status', key: 'organization_id', value: SP },
+    select: { columns: 'id, batch_id', key: 'organization_id', value: SP },
     insertRow: () => ({ id: uid(), organization_id: SP, reason: 'matrix' }),
-    update: { key: 'organization_id', value: SP, patch: { error: null } },
+    update: { key: 'organization_id', value: SP, patch: { not_before: null } },
     disposable: (s) => insertWithService(s, 'site_rebuild_requests', { id: uid(), organization_id: SP, reason: 'disposable' }),
+  },
+  {
+    table: 'site_rebuild_sends',
+    allowed: { anon: '', viewer: '', editor: '', admin: 'S', otherAdmin: '', inactive: '', directAdmin: '', service: 'SIUD' },
+    select: { columns: 'id, state', key: 'organization_id', value: SP },
+    insertRow: () => ({ id: uid(), organization_id: SP, state: 'skipped' }),
+    update: { key: 'organization_id', value: SP, patch: { error: null } },
+    disposable: (s) => insertWithService(s, 'site_rebuild_sends', { id: uid(), organization_id: SP, state: 'skipped' }),
   },
 ];
 

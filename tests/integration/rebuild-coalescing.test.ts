@@ -16,15 +16,25 @@ const lonePosts = Array.from({ length: 4 }, (_, i) => `rebuild-lone-${run}-${i}`
 const savedEnv = { window: process.env.REBUILD_QUIET_WINDOW_MS, retry: process.env.REBUILD_RETRY_BASE_MS, atOnce: process.env.REBUILD_AT_ONCE };
 let receiver: Awaited<ReturnType<typeof startHookReceiver>>;
 
-type RequestRow = { status: string; batch_id: string | null; attempts: number; error: string | null; sent_at: string | null };
+/** A request with what became of the send that carries it (`pending` while it waits for one). */
+type RequestRow = { id: string; status: string; batch_id: string | null; attempts: number; error: string | null; sent_at: string | null; hook_failures: number };
+async function withSends(requests: { id: string; batch_id: string | null }[]): Promise<RequestRow[]> {
+  const ids = [...new Set(requests.flatMap((request) => request.batch_id ?? []))];
+  const sends = must(await db.from('site_rebuild_sends').select('id, state, attempts, error, claimed_at, hook_failures').in('id', ids), 'sends') as
+    { id: string; state: string; attempts: number; error: string | null; claimed_at: string; hook_failures: number }[];
+  return requests.map((request) => {
+    const send = sends.find((each) => each.id === request.batch_id);
+    return { id: request.id, batch_id: request.batch_id, status: send?.state ?? 'pending', attempts: send?.attempts ?? 0, error: send?.error ?? null, sent_at: send?.claimed_at ?? null, hook_failures: send?.hook_failures ?? 0 };
+  });
+}
 const requestsSince = async (from: string) =>
-  must(await db.from('site_rebuild_requests').select('status, batch_id, attempts, error, sent_at, hook_failures').eq('organization_id', SCALE_PRO.id).gte('requested_at', from), 'requests') as RequestRow[];
+  withSends(must(await db.from('site_rebuild_requests').select('id, batch_id').eq('organization_id', SCALE_PRO.id).gte('requested_at', from).order('requested_at'), 'requests') as { id: string; batch_id: string | null }[]);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
   // Earlier suites' changes left requests pending in every organization (their window is an hour): they are
   // not this test's burst, and a flush of all organizations would send them.
-  must(await db.from('site_rebuild_requests').delete().eq('status', 'pending').select('id'), 'clear pending');
+  must(await db.from('site_rebuild_requests').delete().is('batch_id', null).select('id'), 'clear pending');
   receiver = await startHookReceiver();
   await setBuildHook(SCALE_PRO.id, receiver.url);
   process.env.REBUILD_QUIET_WINDOW_MS = String(QUIET_WINDOW_MS);
@@ -49,14 +59,14 @@ afterAll(async () => {
 const deployEvent = async (id: string, state: 'building' | 'succeeded' | 'failed', startedAt?: string) =>
   check(await db.rpc('record_site_deploy', { p_organization_id: SCALE_PRO.id, p_source: 'netlify', p_external_id: `${run}-${id}`, p_state: state, p_started_at: startedAt ?? null }), state);
 
-/** Moves Scale Pro's builds and sent requests eleven minutes into the past, as if that time had passed. */
+/** Moves Scale Pro's builds and sends eleven minutes into the past, as if that time had passed. */
 async function elevenMinutesPass(): Promise<void> {
   const client = new pg.Client({ connectionString: backend.dbUrl });
   await client.connect();
   try {
     await client.query("update public.site_deploys set started_at = started_at - interval '11 minutes', finished_at = finished_at - interval '11 minutes' where organization_id = $1", [SCALE_PRO.id]);
     // requested_at stays: the test's rows are still found by their time, and removed with the others.
-    await client.query("update public.site_rebuild_requests set sent_at = sent_at - interval '11 minutes' where organization_id = $1 and sent_at is not null", [SCALE_PRO.id]);
+    await client.query("update public.site_rebuild_sends set claimed_at = claimed_at - interval '11 minutes' where organization_id = $1", [SCALE_PRO.id]);
   } finally {
     await client.end();
   }
@@ -97,7 +107,8 @@ describe('rebuild requests: one build running, one waiting, no quiet window', ()
     expect(new URL(receiver.calls[1]?.url ?? '', 'http://x').searchParams.get('trigger_title')).toMatch(/^19 change\(s\): Post published: rebuild-test-/);
 
     const sent = await requestsSince(since);
-    expect(sent.map((row) => row.status)).toEqual(Array(20).fill('hook_called'));
+    // The first send's build reported its end; the second's has not started yet.
+    expect(sent.map((row) => row.status).sort()).toEqual([...Array(19).fill('hook_called'), 'succeeded']);
     expect(new Set(sent.map((row) => row.batch_id)).size).toBe(2);
     expect(sent.every((row) => row.attempts === 1 && row.error === null)).toBe(true);
   });
@@ -135,15 +146,18 @@ describe('rebuild requests: one build running, one waiting, no quiet window', ()
     await elevenMinutesPass();
     expect(await flushDueRebuilds(serviceClient())).toMatchObject([{ outcome: 'hook_called', request_count: 1, reasons: ['lost call'] }]);
     expect(receiver.calls.length).toBe(before + 2);
-    const { data: resent } = await db.from('site_rebuild_requests').select('status, attempts, sent_at').eq('id', requestId).single();
+    const [resent] = await withSends([must(await db.from('site_rebuild_requests').select('id, batch_id').eq('id', requestId).single(), 'request') as { id: string; batch_id: string }]);
     expect(resent).toMatchObject({ status: 'hook_called', attempts: 1 });
-    expect(Date.parse(resent!.sent_at)).toBeGreaterThanOrEqual(Date.parse(from));
+    expect(Date.parse(resent!.sent_at!)).toBeGreaterThanOrEqual(Date.parse(from));
+    // The lost one is one record too, and says what became of it.
+    const lost = must(await db.from('site_rebuild_sends').select('state, error').eq('id', flushed[0]!.batch_id).single(), 'lost send');
+    expect(lost).toEqual({ state: 'failed', error: 'No build started after the hook call; its changes went with the next send.' });
   });
 
   it('retry a failed build by itself after a backoff that doubles with each failure in a row, six times at most; a new change goes at once', async () => {
-    must(await db.from('site_rebuild_requests').delete().eq('organization_id', SCALE_PRO.id).eq('status', 'pending').select('id'), 'clear pending');
+    must(await db.from('site_rebuild_requests').delete().eq('organization_id', SCALE_PRO.id).is('batch_id', null).select('id'), 'clear pending');
     const retries = async () =>
-      must(await db.from('site_rebuild_requests').select('reason, not_before, requested_at').eq('organization_id', SCALE_PRO.id).eq('status', 'pending').eq('reason', 'Retry after a failed build'), 'retries');
+      must(await db.from('site_rebuild_requests').select('reason, not_before, requested_at').eq('organization_id', SCALE_PRO.id).is('batch_id', null).eq('reason', 'Retry after a failed build'), 'retries');
     const backoffs: number[] = [];
     for (let failure = 1; failure <= 7; failure += 1) {
       await deployEvent(`failing-${failure}`, 'failed');
@@ -190,7 +204,7 @@ describe('rebuild requests: one build running, one waiting, no quiet window', ()
       expect(first.flushed).toMatchObject([{ outcome: 'hook_called' }]);
       const second = await requestRebuild(serviceClient(), organization, 'second');
       expect(second.flushed).toEqual([]);
-      check(await db.from('site_rebuild_requests').update({ sent_at: new Date(Date.now() - 61_000).toISOString() }).eq('batch_id', first.flushed[0]!.batch_id), 'a minute later');
+      check(await db.from('site_rebuild_sends').update({ claimed_at: new Date(Date.now() - 61_000).toISOString() }).eq('id', first.flushed[0]!.batch_id), 'a minute later');
       expect(await flushDueRebuilds(serviceClient(), { organizationId: id })).toMatchObject([{ outcome: 'hook_called', request_count: 1, reasons: ['second'] }]);
       expect(receiver.calls.length).toBe(before + 2);
     } finally {
@@ -222,7 +236,7 @@ describe('rebuild requests: one build running, one waiting, no quiet window', ()
   });
 
   it('hold even a lone change for the window when REBUILD_AT_ONCE is off (the test suites hold their builds)', async () => {
-    must(await db.from('site_rebuild_requests').delete().eq('organization_id', SCALE_PRO.id).eq('status', 'pending').select('id'), 'clear pending');
+    must(await db.from('site_rebuild_requests').delete().eq('organization_id', SCALE_PRO.id).is('batch_id', null).select('id'), 'clear pending');
     const before = receiver.calls.length;
     const env = { ...process.env, REBUILD_AT_ONCE: 'off' };
     check(await db.from('blog_posts').update({ title: 'A lone post, edited' }).eq('organization_id', SCALE_PRO.id).eq('slug', lonePosts[0]!), 'edit');
@@ -253,7 +267,7 @@ describe('rebuild requests: one build running, one waiting, no quiet window', ()
     expect(await requestsSince(from)).toMatchObject([{ status: 'failed', attempts: 3, error: 'Build hook answered 500 Internal Server Error', hook_failures: 1 }]);
     // Not at the next tick: a minute later (the backoff's first step), with nothing new needed.
     expect(await flushDueRebuilds(serviceClient(), { organizationId: SCALE_PRO.id })).toEqual([]);
-    check(await db.from('site_rebuild_requests').update({ not_before: new Date(Date.now() - 1000).toISOString() }).eq('organization_id', SCALE_PRO.id).eq('status', 'failed').gte('requested_at', from), 'a minute later');
+    check(await db.from('site_rebuild_sends').update({ retry_at: new Date(Date.now() - 1000).toISOString() }).eq('organization_id', SCALE_PRO.id).eq('state', 'failed').gte('claimed_at', from), 'a minute later');
     expect(await flushDueRebuilds(serviceClient(), { organizationId: SCALE_PRO.id })).toMatchObject([{ outcome: 'hook_called', request_count: 1, reasons: ['post deleted'] }]);
     expect(await requestsSince(from)).toMatchObject([{ status: 'hook_called', attempts: 1, error: null, hook_failures: 0 }]);
   });

@@ -45,9 +45,9 @@ describe('the scheduled publishing function', () => {
     });
     expect(await anon.json()).toEqual([{ slug: due }]);
 
-    const requests = must(await db.from('site_rebuild_requests').select('reason, status').eq('organization_id', SCALE_PRO.id).gte('requested_at', since), 'requests');
-    // The post's trigger recorded it, in the same transaction as the publication.
-    expect(requests).toEqual([{ reason: `Scheduled post published: ${due}`, status: 'pending' }]);
+    const requests = must(await db.from('site_rebuild_requests').select('reason, batch_id').eq('organization_id', SCALE_PRO.id).gte('requested_at', since), 'requests');
+    // The post's trigger recorded it, in the same transaction as the publication; it waits for a send.
+    expect(requests).toEqual([{ reason: `Scheduled post published: ${due}`, batch_id: null }]);
   });
 
   it('does nothing on a run with no post due', async () => {

@@ -212,7 +212,7 @@ describe('POST /api/deploy-events (Netlify deploy notifications)', () => {
     const from = mark();
     try {
       // Earlier tests' failed builds queued retries: this test's change is the only one waiting.
-      await service.from('site_rebuild_requests').delete().eq('organization_id', seed.scalePro).eq('status', 'pending');
+      await service.from('site_rebuild_requests').delete().eq('organization_id', seed.scalePro).is('batch_id', null);
       await setBuildHook(seed.scalePro, receiver.url);
       const building = notification('queue', 'building');
       expect((await post(building, await sign(building))).status).toBe(202);
@@ -225,8 +225,9 @@ describe('POST /api/deploy-events (Netlify deploy notifications)', () => {
       expect((await post(ready, await sign(ready))).status).toBe(202);
       expect(receiver.calls).toHaveLength(1);
       expect(new URL(receiver.calls[0]!.url, 'http://x').searchParams.get('trigger_title')).toBe(`1 change(s): waited ${run}`);
-      const { data: sent } = await service.from('site_rebuild_requests').select('status').eq('reason', `waited ${run}`).single();
-      expect(sent).toEqual({ status: 'hook_called' });
+      const { data: waited } = await service.from('site_rebuild_requests').select('batch_id').eq('reason', `waited ${run}`).single();
+      const sendState = async () => (await service.from('site_rebuild_sends').select('state, error').eq('id', waited!.batch_id).single()).data;
+      expect(await sendState()).toEqual({ state: 'hook_called', error: null });
 
       // That build fails: its retry is queued a minute ahead, so nothing is sent now.
       const next = notification('queue-next', 'building');
@@ -234,8 +235,10 @@ describe('POST /api/deploy-events (Netlify deploy notifications)', () => {
       const failed = notification('queue-next', 'error', { error_message: 'Build script returned non-zero exit code: 2' });
       expect((await post(failed, await sign(failed))).status).toBe(202);
       expect(receiver.calls).toHaveLength(1);
-      const { data: retry } = await service.from('site_rebuild_requests').select('status, not_before, requested_at').eq('organization_id', seed.scalePro).eq('reason', 'Retry after a failed build').gte('requested_at', from).single();
-      expect(retry?.status).toBe('pending');
+      // The send follows the build its hook call started: it started, then failed with the build's reason.
+      expect(await sendState()).toEqual({ state: 'failed', error: 'Build script returned non-zero exit code: 2' });
+      const { data: retry } = await service.from('site_rebuild_requests').select('batch_id, not_before, requested_at').eq('organization_id', seed.scalePro).eq('reason', 'Retry after a failed build').gte('requested_at', from).single();
+      expect(retry?.batch_id).toBeNull();
       expect(Date.parse(retry!.not_before) - Date.parse(retry!.requested_at)).toBe(60_000);
     } finally {
       if (atOnce === undefined) delete process.env.REBUILD_AT_ONCE;

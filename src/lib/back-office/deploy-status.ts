@@ -1,6 +1,6 @@
 /**
  * The public site's state as the back office shows it: the facts the database keeps (pending rebuild
- * requests, the scheduler's heartbeat, the last request sent, the builds reported by Netlify or the local
+ * requests, the scheduler's heartbeat, the latest send to the build hook, the builds reported by Netlify or the local
  * build: `site_deploy_status`) turned into one line an editor understands, and whether a post is live.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
@@ -21,7 +21,8 @@ export type DeployFacts = {
   reports_builds: boolean;
   /** The median time of the last five successful builds. */
   recent_build_ms: number | null;
-  last_request: { sent_at: string | null; status: 'sent' | 'hook_called' | 'failed' | 'skipped'; error: string | null } | null;
+  /** The latest send of the changes to the build hook (site_rebuild_sends): when, and what became of it. */
+  last_send: { sent_at: string; state: 'claimed' | 'hook_called' | 'started' | 'succeeded' | 'failed' | 'skipped'; error: string | null } | null;
   latest_deploy: { state: 'building' | 'succeeded' | 'failed'; started_at: string; finished_at: string | null; error: string | null; url: string | null; stale: boolean } | null;
   live: { started_at: string; finished_at: string | null; url: string | null } | null;
   /** The site's build budget (its hosting team's pace); null for an organization without a team. */
@@ -110,12 +111,11 @@ export function budgetWaitDetail(budget: BuildBudget, next: Date | null, now: Da
   return `Next build at ${clockTime(at.toISOString(), now)}: ${budget.builds_left.toLocaleString('en-US')} of ${builds} left this month.`;
 }
 
-/** The last request sent, when it is newer than the latest build (its build has not reported starting). */
-function requestNewerThanBuild(facts: DeployFacts): (DeployFacts['last_request'] & { sent_at: string }) | null {
-  const request = facts.last_request;
+/** The latest send, when it is newer than the latest build (its build has not reported starting). */
+function sendNewerThanBuild(facts: DeployFacts): DeployFacts['last_send'] {
+  const send = facts.last_send;
   const deploy = facts.latest_deploy;
-  if (!request?.sent_at || (deploy && Date.parse(request.sent_at) <= Date.parse(deploy.started_at))) return null;
-  return request as DeployFacts['last_request'] & { sent_at: string };
+  return send && !(deploy && Date.parse(send.sent_at) <= Date.parse(deploy.started_at)) ? send : null;
 }
 
 /**
@@ -138,10 +138,10 @@ export function describeDeployState(facts: DeployFacts, now: Date = new Date(fac
   if (deploy?.state === 'building' && !deploy.stale) {
     return state('building', `Building since ${clockTime(deploy.started_at, now)}`, `The site is being rebuilt with the latest changes.${waiting}`);
   }
-  const request = requestNewerThanBuild(facts);
+  const request = sendNewerThanBuild(facts);
   const waited = request ? now.getTime() - Date.parse(request.sent_at) : 0;
   if (request) {
-    if (request.status === 'failed') {
+    if (request.state === 'failed') {
       const again = facts.hook_retries_stopped
         ? ' It is no longer tried by itself: the next change, or Retry, tries again.'
         : facts.hook_retry_at
@@ -149,7 +149,7 @@ export function describeDeployState(facts: DeployFacts, now: Date = new Date(fac
           : ' It is tried again within a minute; Retry tries now.';
       return failed(request.error ?? 'The build could not be started', again);
     }
-    if (request.status === 'skipped') return state('not_built', 'Not rebuilt', request.error ?? 'The build was skipped.');
+    if (request.state === 'skipped') return state('not_built', 'Not rebuilt', request.error ?? 'The build was skipped.');
     if (facts.reports_builds && waited > BUILD_START_TIMEOUT_MS) {
       return failed(`The build did not start within ${BUILD_START_TIMEOUT_MS / 60_000} minutes of its request`, ' The changes are sent again within a minute; Retry sends them now.');
     }
@@ -211,8 +211,8 @@ function buildWithChangeStartsAt(changed: number, facts: DeployFacts, now: Date)
   const deploy = facts.latest_deploy;
   const duration = buildDurationMs(facts);
   if (deploy?.state === 'building' && !deploy.stale) return new Date(Math.max(now.getTime(), Date.parse(deploy.started_at) + duration));
-  const request = requestNewerThanBuild(facts);
-  if (request && (request.status === 'sent' || request.status === 'hook_called')) {
+  const request = sendNewerThanBuild(facts);
+  if (request && (request.state === 'claimed' || request.state === 'hook_called')) {
     return Date.parse(request.sent_at) >= changed ? now : new Date(now.getTime() + duration);
   }
   if (!facts.next_attempt_at && (facts.quiet_window_ms ?? 0) === 0 && !budgetHolds(facts)) return now;

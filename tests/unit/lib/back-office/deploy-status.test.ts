@@ -8,14 +8,14 @@ const at = (secondsFromNow: number) => new Date(Date.parse(NOW) + secondsFromNow
 /** Production's facts: no hold, builds that report, none recorded yet. */
 const facts = (over: Partial<DeployFacts> = {}): DeployFacts => ({
   pending_count: 0, oldest_pending_at: null, newest_pending_at: null, next_attempt_at: null, scheduler_ran_at: at(-20), quiet_window_ms: 0,
-  reports_builds: true, recent_build_ms: null, last_request: null, latest_deploy: null, live: null, budget: null, now: NOW, ...over,
+  reports_builds: true, recent_build_ms: null, last_send: null, latest_deploy: null, live: null, budget: null, now: NOW, ...over,
 });
 const deploy = (state: 'building' | 'succeeded' | 'failed', startedAgo: number, over: Partial<NonNullable<DeployFacts['latest_deploy']>> = {}) => ({
   state, started_at: at(-startedAgo), finished_at: state === 'building' ? null : at(-startedAgo + 30), error: null, url: 'https://example.com', stale: false, ...over,
 });
 const pending = (count = 1, newestAgo = 10) => ({ pending_count: count, oldest_pending_at: at(-newestAgo - 5), newest_pending_at: at(-newestAgo) });
-const sent = (secondsAgo: number, status: 'hook_called' | 'failed' | 'skipped' = 'hook_called', error: string | null = null) =>
-  ({ last_request: { sent_at: at(-secondsAgo), status, error } });
+const sent = (secondsAgo: number, state: 'hook_called' | 'failed' | 'skipped' = 'hook_called', error: string | null = null) =>
+  ({ last_send: { sent_at: at(-secondsAgo), state, error } });
 
 describe('nextBuildAt', () => {
   it('is the scheduler\'s next run when nothing holds the changes (production)', () => {
