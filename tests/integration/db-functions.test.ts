@@ -205,3 +205,32 @@ describe('audit and sessions', () => {
     expect((await admin.rpc('rotate_webhook_token', { p_organization_id: seed.scalePro })).error?.code).toBe('42501');
   });
 });
+
+describe('removing a client site', () => {
+  it('deletes an organization whole: its published posts, members, team, sends and builds go with it; its members keep their accounts', async () => {
+    const id = crypto.randomUUID();
+    const slug = `removed-${id.slice(0, 8)}`;
+    const must = <T extends { error: { message: string } | null }>(result: T) => {
+      expect(result.error).toBeNull();
+      return result;
+    };
+    must(await service.from('organizations').insert({ id, name: 'Removed site', slug }));
+    const admin = await createMember('admin', id);
+    cleanups.push(admin.remove);
+    must(await service.from('blog_posts').insert({ organization_id: id, slug: 'live', title: 'Live', content: '<p>Live.</p>', status: 'published', published_at: new Date(Date.now() - 60_000).toISOString() }));
+    const { data: send } = must(await service.from('site_rebuild_sends').insert({ organization_id: id, state: 'hook_called' }).select('id').single());
+    must(await service.rpc('record_site_deploy', { p_organization_id: id, p_source: 'netlify', p_external_id: `removed-${id}`, p_state: 'succeeded' }));
+    const { data: team } = must(await service.from('hosting_team_sites').select('team_id').eq('organization_id', id).single());
+
+    must(await service.from('organizations').delete().eq('id', id));
+    const left = async (table: string, column = 'organization_id', value: string = id) =>
+      (await service.from(table).select('*', { count: 'exact', head: true }).eq(column, value)).count;
+    for (const table of ['blog_posts', 'organization_memberships', 'site_rebuild_requests', 'site_rebuild_sends', 'site_deploys', 'hosting_team_sites']) {
+      expect(await left(table), table).toBe(0);
+    }
+    expect(await left('site_rebuild_sends', 'id', send!.id)).toBe(0);
+    expect(await left('hosting_teams', 'id', team!.team_id)).toBe(0);
+    const { data: profile } = await service.from('profiles').select('organization_id').eq('id', admin.id).single();
+    expect(profile).toEqual({ organization_id: null });
+  });
+});
