@@ -73,11 +73,19 @@ async function integrity(apiUrl: string, run: string, statuses: Map<number, numb
   return { lost, duplicates, failed };
 }
 
-/** The webhook handler behind a bare Node HTTP server in this process: the function's own time, warm. */
+/** How many handlers serveHandlerInProcess has started in this process. */
+let handlerInstances = 0;
+
+/**
+ * The webhook handler behind a bare Node HTTP server in this process: the function's own time, warm. Each call
+ * loads a function instance of its own, as a new deploy would: a warm instance keeps its service client, made
+ * with the backend of its first call, so a second area's handler (`faults` after `webhook` in `npm run bench`)
+ * would otherwise still call the first area's backend, stopped by then, and every delivery would fail.
+ */
 export async function serveHandlerInProcess(functionEnv: Record<string, string>): Promise<{ baseUrl: string; close: () => void }> {
   const saved = Object.fromEntries(Object.keys(functionEnv).map((name) => [name, process.env[name]]));
   Object.assign(process.env, functionEnv);
-  const { default: webhook } = await import('../netlify/functions/zimmwriter-webhook.mts');
+  const { default: webhook }: typeof import('../netlify/functions/zimmwriter-webhook.mts') = await import(`../netlify/functions/zimmwriter-webhook.mts?instance=${++handlerInstances}`);
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
