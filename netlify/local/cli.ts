@@ -5,6 +5,9 @@
  * port); netlify-cli gets a free internal one. The proxy listens only once netlify-cli answers, so whatever
  * waits for the site (Playwright's webServer) sees it when it is ready. Other options go to netlify-cli.
  *
+ * Functions stay warm between invocations, as on Netlify (warm-functions.ts; `LOCAL_WARM_FUNCTIONS=off` gives
+ * netlify-cli's one fresh instance per invocation).
+ *
  * Once the site answers, the local scheduler (scheduler.ts) runs the scheduled functions on their schedules,
  * as Netlify does in production (`publish-scheduled` every minute: due posts are published and due rebuilds
  * sent, see src/lib/server/rebuilds.ts); `LOCAL_SCHEDULER=off` switches it off. It stops with the server.
@@ -37,6 +40,8 @@ import { schedulerDisabled, startScheduler, type Scheduler } from './scheduler.t
 import { buildSite } from './site-build.ts';
 
 const NETLIFY = join(import.meta.dirname, '../../node_modules/.bin/netlify');
+/** Keeps each function's instance between invocations, as Netlify does (warm-functions.ts). */
+const WARM_FUNCTIONS = new URL('./warm-functions.ts', import.meta.url).href;
 const FUNCTIONS_DIR = join(import.meta.dirname, '../functions');
 const DEFAULT_PORT = 8888;
 const COMMANDS = new Set(['serve', 'dev']);
@@ -102,7 +107,11 @@ if (command === 'dev' && !rest.some((arg) => /^--(command|target-port)\b|^-c$/.t
 // starts (`npm run serve` and `npm run build` write it again).
 rmSync(join(import.meta.dirname, '../../dist/_headers'), { force: true });
 // Its own process group: netlify-cli leaves `astro dev` running when it stops, so the group is what is stopped.
-const netlify = spawn(NETLIFY, [command, ...rest, ...frameworkArgs, '--port', String(internalPort)], { stdio: 'inherit', env: { ...process.env }, detached: true });
+const netlify = spawn(process.execPath, ['--import', WARM_FUNCTIONS, NETLIFY, command, ...rest, ...frameworkArgs, '--port', String(internalPort)], {
+  stdio: 'inherit',
+  env: { ...process.env },
+  detached: true,
+});
 /** Signals netlify-cli and everything it started (astro dev, local builds); quiet when they are gone already. */
 function signalGroup(signal: NodeJS.Signals): void {
   try {

@@ -71,7 +71,10 @@ test('in queue mode a delivery answers its slot, Recent Deliveries say when it g
     // puts it on the public blog.
     await service.from('blog_posts').update({ published_at: new Date(Date.now() - 1000).toISOString() }).eq('slug', marker);
     const published = await scheduledRun();
-    expect(published).toContain(post!.id);
+    // The server's own scheduler runs every minute too, and may have been the one to take it in that moment.
+    if (!published.includes(post!.id)) {
+      expect((await service.from('blog_posts').select('status').eq('id', post!.id).single()).data).toEqual({ status: 'published' });
+    }
     await rebuildPublicSite(SCALE_PRO_ID);
     await page.goto(`/blog/${marker}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${marker} queued`);
