@@ -50,7 +50,7 @@ test('an admin signs in, manages Scale Pro Marketing, and signs out', async ({ p
   await expect(toast(page)).toHaveCount(0);
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await expect(page).toHaveURL(/\/auth$/);
-  await page.goto('/admin');
+  await page.goto('/admin', { waitUntil: 'commit' });
   await expect(page).toHaveURL(/\/auth$/);
 });
 
@@ -111,7 +111,7 @@ test('a wrong password is refused without saying which part was wrong', async ({
 });
 
 test('the dashboard gate: no user goes to /auth, a signed-in editor goes on to blog management and is told why', async ({ page }) => {
-  await page.goto('/admin');
+  await page.goto('/admin', { waitUntil: 'commit' });
   await expect(page).toHaveURL(/\/auth$/);
 
   const editor = await user('editor');
