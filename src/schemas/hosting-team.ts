@@ -73,6 +73,8 @@ export type TeamSiteUsage = {
   credits: number;
   /** Scheduled and queued posts still to go out this cycle. */
   scheduled_in_cycle: number;
+  /** The distinct times they go out: the builds they need (a queue slot of several posts is one build). */
+  scheduled_slots_in_cycle: number;
 };
 
 /** What an admin of every site of a team reads in Settings (`hosting_team_usage`). */

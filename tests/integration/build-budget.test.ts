@@ -20,7 +20,7 @@ import adminRebuild from '../../netlify/functions/admin-rebuild.mts';
 import deployEvents from '../../netlify/functions/deploy-events.mts';
 import publishScheduled from '../../netlify/functions/publish-scheduled.mts';
 import { budgetWaitDetail, describeDeployState, type DeployFacts } from '../../src/lib/back-office/deploy-status.ts';
-import { HostingTeamInputSchema, type BuildBudget } from '../../src/schemas/hosting-team.ts';
+import { HostingTeamInputSchema, type BuildBudget, type TeamUsage } from '../../src/schemas/hosting-team.ts';
 import { anonClient, backend, createMember, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
 import { setBuildHook, startHookReceiver } from './support/webhook-backend.ts';
 
@@ -221,6 +221,21 @@ describe('pacing through the build queue', () => {
       if (saved === undefined) delete process.env.DEPLOY_NOTIFICATION_SECRET;
       else process.env.DEPLOY_NOTIFICATION_SECRET = saved;
     }
+  });
+});
+
+describe("the queues' pace in Settings", () => {
+  it('counts the builds scheduled posts need: posts that go out at one time are one build', async () => {
+    // Early in a cycle, so the posts' times (a day and two days ahead) fall within it.
+    const id = await site('slots', 'Slot team', { cycleDaysAgo: 0 });
+    await statusAs(id); // makes the site's admin, who administers every site of its team
+    const at = (days: number) => new Date(Date.now() + days * DAY).toISOString();
+    const post = (n: number, publishedAt: string) => ({ organization_id: id, slug: `slot-${n}-${run}`, title: `Slot ${n}`, content: '<p>x</p>', status: 'scheduled', published_at: publishedAt });
+    const { error } = await service.from('blog_posts').insert([post(1, at(1)), post(2, at(1)), post(3, at(1)), post(4, at(2))]);
+    expect(error).toBeNull();
+    const { data, error: readError } = await admins.get(id)!.rpc('hosting_team_usage', { p_organization_id: id });
+    expect(readError).toBeNull();
+    expect((data as TeamUsage).sites).toEqual([expect.objectContaining({ organization_id: id, scheduled_in_cycle: 4, scheduled_slots_in_cycle: 2 })]);
   });
 });
 

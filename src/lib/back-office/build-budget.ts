@@ -83,8 +83,12 @@ export type BudgetForecast = {
   /** The team's builds in the last 14 days, and the builds by the cycle's end at that pace. */
   recentBuilds: number;
   atRecentPace: number;
-  /** Scheduled and queued posts still to go out this cycle, and the builds by its end if each is a deploy. */
+  /**
+   * Scheduled and queued posts still to go out this cycle, the builds they need (posts of one slot go out
+   * together), and the builds by its end at that pace.
+   */
   scheduled: number;
+  scheduledBuilds: number;
   atQueuePace: number;
   /** When the share would run out at the higher of the two paces; null when it lasts the cycle (or is spent). */
   runsOutAt: Date | null;
@@ -94,8 +98,8 @@ export type BudgetForecast = {
 
 /**
  * The forecast without pacing: the builds by the cycle's end at the last 14 days' pace (the team's recent builds a
- * day, for the days left) and at the queues' pace (every scheduled post still to go out this cycle is a deploy of
- * its own), and the day the share would run out at the higher of the two.
+ * day, for the days left) and at the queues' pace (each time scheduled posts still go out this cycle is a deploy:
+ * posts of one queue slot go out together), and the day the share would run out at the higher of the two.
  */
 export function budgetForecast(usage: TeamUsage, now: Date): BudgetForecast {
   const { budget } = usage;
@@ -104,7 +108,8 @@ export function budgetForecast(usage: TeamUsage, now: Date): BudgetForecast {
   const used = budget.team_builds_used;
   const recentPerDay = usage.builds_last_14_days / RECENT_DAYS;
   const scheduled = usage.sites.reduce((sum, site) => sum + site.scheduled_in_cycle, 0);
-  const queuePerDay = daysLeft > 0 ? scheduled / daysLeft : 0;
+  const scheduledBuilds = usage.sites.reduce((sum, site) => sum + site.scheduled_slots_in_cycle, 0);
+  const queuePerDay = daysLeft > 0 ? scheduledBuilds / daysLeft : 0;
   const pace = Math.max(recentPerDay, queuePerDay);
   const left = budget.builds_in_cycle - used;
   const spent = left <= 0;
@@ -115,7 +120,8 @@ export function budgetForecast(usage: TeamUsage, now: Date): BudgetForecast {
     recentBuilds: usage.builds_last_14_days,
     atRecentPace: used + Math.round(recentPerDay * daysLeft),
     scheduled,
-    atQueuePace: used + scheduled,
+    scheduledBuilds,
+    atQueuePace: used + scheduledBuilds,
     runsOutAt: runsOut && runsOut < cycleEnd ? runsOut : null,
     spent,
   };
@@ -128,7 +134,8 @@ export function budgetForecast(usage: TeamUsage, now: Date): BudgetForecast {
 export function forecastSentences(forecast: BudgetForecast): { recentPace: string; queuePace: string; runOut: string } {
   const end = cycleDay(forecast.cycleEnd);
   const ofMonth = `of ${forecast.buildsInCycle.toLocaleString('en-US')} this month`;
-  const posts = forecast.scheduled === 0 ? 'no scheduled posts' : countWords(forecast.scheduled, 'scheduled post');
+  const together = forecast.scheduledBuilds < forecast.scheduled ? ` in ${builds(forecast.scheduledBuilds)}` : '';
+  const posts = forecast.scheduled === 0 ? 'no scheduled posts' : `${countWords(forecast.scheduled, 'scheduled post')}${together}`;
   const share = `this month's ${builds(forecast.buildsInCycle)}`;
   let runOut: string;
   if (forecast.spent) runOut = `${monthUsed(forecast.buildsInCycle)}: automatic builds resume on ${end}.`;

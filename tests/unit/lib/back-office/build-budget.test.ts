@@ -16,13 +16,14 @@ const budget = (over: Partial<BuildBudget> = {}): BuildBudget => ({
   next_build_at: '2026-11-17T00:00:00.000Z', ...over,
 });
 
-const site = (name: string, deploys: number, scheduled = 0) => ({
-  organization_id: name, name, slug: name.toLowerCase(), deploys, credits: deploys * 15, scheduled_in_cycle: scheduled,
+const site = (name: string, deploys: number, scheduled = 0, slots = scheduled) => ({
+  organization_id: name, name, slug: name.toLowerCase(), deploys, credits: deploys * 15, scheduled_in_cycle: scheduled, scheduled_slots_in_cycle: slots,
 });
 
-const usage = ({ used = 10, recent = 14, scheduled = [0, 0] }: { used?: number; recent?: number; scheduled?: [number, number] } = {}): TeamUsage => ({
+/** A team of two sites; `slots`: the distinct times their scheduled posts go out (each post its own by default). */
+const usage = ({ used = 10, recent = 14, scheduled = [0, 0], slots = scheduled }: { used?: number; recent?: number; scheduled?: [number, number]; slots?: [number, number] } = {}): TeamUsage => ({
   budget: budget({ team_builds_used: used, builds_left: Math.max(0, 16 - used), credits_used: used * 15, share_spent: used >= 16 }),
-  sites: [site('Evergreen', used - 6, scheduled[0]), site('Scale Pro', 6, scheduled[1])],
+  sites: [site('Evergreen', used - 6, scheduled[0], slots[0]), site('Scale Pro', 6, scheduled[1], slots[1])],
   builds_last_14_days: recent,
 });
 
@@ -45,6 +46,11 @@ describe('budgetForecast', () => {
       case: "the queues' pace runs it out first (12 posts in 15 days: 0.8 a day)",
       team: usage({ recent: 0, scheduled: [5, 7] }),
       expected: { atRecentPace: 10, scheduled: 12, atQueuePace: 22, runsOutAt: '2026-11-23T12:00:00.000Z', spent: false },
+    },
+    {
+      case: 'posts of one queue slot go out in one build (12 posts in 6 slots: 0.4 builds a day)',
+      team: usage({ recent: 0, scheduled: [5, 7], slots: [2, 4] }),
+      expected: { atRecentPace: 10, scheduled: 12, scheduledBuilds: 6, atQueuePace: 16, runsOutAt: null, spent: false },
     },
     {
       case: 'the share lasts the cycle at both paces',
@@ -72,6 +78,12 @@ describe('budgetForecast', () => {
       recentPace: "At the last 14 days' pace (14 builds): about 25 builds by Dec 1, of 16 this month.",
       queuePace: "At the queues' pace (3 scheduled posts still to go out): 13 builds by Dec 1, of 16 this month.",
       runOut: "Without pacing, this month's 16 builds would run out on Nov 22; pacing spreads them until Dec 1.",
+    },
+    {
+      team: usage({ recent: 0, scheduled: [5, 7], slots: [2, 4] }),
+      recentPace: "At the last 14 days' pace (0 builds): about 10 builds by Dec 1, of 16 this month.",
+      queuePace: "At the queues' pace (12 scheduled posts in 6 builds still to go out): 16 builds by Dec 1, of 16 this month.",
+      runOut: "At these paces, this month's 16 builds last until Dec 1.",
     },
     {
       team: usage({ recent: 1, scheduled: [0, 1] }),
