@@ -62,3 +62,13 @@ const POST_DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'lo
 export function formatPostDate(iso: string): string {
   return POST_DATE.format(new Date(iso));
 }
+
+/**
+ * A post page's title, for search engines and link previews: its SEO title, else its title, followed by the site's
+ * name unless it already holds it (publishing tools often send an SEO title written with the site's name, which
+ * the page must not repeat). The editor counts the same characters.
+ */
+export function postPageTitle(title: string, metaTitle: string | null | undefined, siteName: string): string {
+  const base = metaTitle?.trim() || title;
+  return base.toLowerCase().includes(siteName.trim().toLowerCase()) ? base : `${base} | ${siteName}`;
+}

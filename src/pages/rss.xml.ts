@@ -17,13 +17,13 @@ export const GET: APIRoute = async ({ site }) => {
     title: organization.settings.blog_title ?? `${organization.name} Blog`,
     description: organization.settings.blog_description ?? `Articles from ${organization.name}.`,
     site: site!,
-    // A post's SEO title and description when it has them (set in the editor, or by a publishing tool's
-    // Yoast or Rank Math fields), else its title and excerpt, as on its page.
+    // What a reader reads: the post's own title and excerpt (the SEO title and description are for search
+    // engines, written with the site's name and for a results page).
     items: posts.slice(0, FEED_SIZE).map((post) => ({
-      title: post.metaTitle,
+      title: post.title,
       link: postPath(post.slug),
       pubDate: new Date(post.date),
-      description: post.metaDescription,
+      description: post.excerpt,
       author: post.author.name,
       categories: [...(post.categoryName ? [post.categoryName] : []), ...post.tags],
     })),

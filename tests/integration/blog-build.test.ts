@@ -128,6 +128,14 @@ describe('the scale-pro blog in dist/', () => {
     const links = [...rss.matchAll(/<item>[\s\S]*?<link>([^<]+)<\/link>/g)].map((m) => new URL(m[1]!).pathname);
     expect(links).toEqual(slugs.map((slug) => `/blog/${slug}`));
     expect(rss).toContain('<title>Scale Pro Marketing Blog</title>');
+    // Readers get the post's own title, not its SEO title (the seed's PPC post has one, written with the site's name).
+    expect(rss).toContain('<title>PPC Advertising: Maximizing Your Return on Ad Spend</title>');
+    expect(rss).not.toContain('PPC That Pays');
+  });
+
+  it("titles a post's page with its SEO title, else its title, and the site's name once", () => {
+    expect(pageHtml('/blog/ppc-advertising-maximizing-roi')).toContain('<title>PPC That Pays: Getting More From Every Click | Scale Pro Marketing</title>');
+    expect(pageHtml('/blog/seo-strategies-that-actually-work-in-2026')).toContain('<title>SEO Strategies That Actually Work in 2026 | Scale Pro Marketing</title>');
   });
 
   it('lists posts and categories in the sitemap, without legal, tag, search or moved pages', () => {

@@ -22,7 +22,7 @@ import publishScheduled from '../../netlify/functions/publish-scheduled.mts';
 import { budgetWaitDetail, describeDeployState, type DeployFacts } from '../../src/lib/back-office/deploy-status.ts';
 import { HostingTeamInputSchema, type BuildBudget, type TeamUsage } from '../../src/schemas/hosting-team.ts';
 import { anonClient, backend, createMember, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
-import { setBuildHook, startHookReceiver } from './support/webhook-backend.ts';
+import { setBuildHook, settleBuilds, startHookReceiver } from './support/webhook-backend.ts';
 
 const service = serviceClient();
 const run = Date.now().toString(36);
@@ -209,6 +209,8 @@ describe('pacing through the build queue', () => {
       const before = (await service.rpc('hosting_team_usage', { p_organization_id: seed.scalePro })).data;
       expect(before).toBeNull(); // the service role administers no team: the usage is for admins of every site
       const used = async () => ((await statusAs(seed.scalePro)).budget as BuildBudget).team_builds_used;
+      // A send of an earlier test still waiting for its build would be the one this build answers: none waits.
+      await settleBuilds([seed.scalePro]);
       const start = await used();
       for (const state of ['building', 'ready']) {
         const body = JSON.stringify({ id: `budget-${run}`, state, context: 'production', created_at: new Date().toISOString(), ssl_url: 'https://scalepromarketing.com' });
@@ -229,9 +231,9 @@ describe("the queues' pace in Settings", () => {
     // Early in a cycle, so the posts' times (a day and two days ahead) fall within it.
     const id = await site('slots', 'Slot team', { cycleDaysAgo: 0 });
     await statusAs(id); // makes the site's admin, who administers every site of its team
-    const at = (days: number) => new Date(Date.now() + days * DAY).toISOString();
+    const [slot, later] = [1, 2].map((days) => new Date(Date.now() + days * DAY).toISOString());
     const post = (n: number, publishedAt: string) => ({ organization_id: id, slug: `slot-${n}-${run}`, title: `Slot ${n}`, content: '<p>x</p>', status: 'scheduled', published_at: publishedAt });
-    const { error } = await service.from('blog_posts').insert([post(1, at(1)), post(2, at(1)), post(3, at(1)), post(4, at(2))]);
+    const { error } = await service.from('blog_posts').insert([post(1, slot!), post(2, slot!), post(3, slot!), post(4, later!)]);
     expect(error).toBeNull();
     const { data, error: readError } = await admins.get(id)!.rpc('hosting_team_usage', { p_organization_id: id });
     expect(readError).toBeNull();

@@ -7,7 +7,7 @@
 import type { AuthorRow, BlogRows, CategoryRow, PostRow } from '../../schemas/blog.ts';
 import { tagSlug } from '../blog-urls.ts';
 import type { Organization } from '../host-match.ts';
-import { creditedName, PLACEHOLDER_IMAGE, type PostCardData, UNCATEGORIZED } from '../post-display.ts';
+import { creditedName, PLACEHOLDER_IMAGE, postPageTitle, type PostCardData, UNCATEGORIZED } from '../post-display.ts';
 import { readingTimeMinutes } from '../reading-time.ts';
 import { ledeOf, postExcerpt } from '../excerpt.ts';
 import { sanitizeArticleHtml } from '../sanitize-html.ts';
@@ -61,8 +61,9 @@ export interface BlogPost {
   date: string;
   /** ISO time of the last edit (sitemap, Article JSON-LD). */
   updatedAt: string;
-  /** Title and description for search engines and link previews. */
+  /** The page's title for search engines and link previews (postPageTitle: the site's name never twice). */
   metaTitle: string;
+  /** The description for search engines and link previews: the SEO description, else the excerpt. */
   metaDescription: string;
 }
 
@@ -164,7 +165,7 @@ export function toBlogPost(
     readTime: readingTimeMinutes(html),
     date: new Date(row.published_at ?? row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
-    metaTitle: row.meta_title?.trim() || row.title,
+    metaTitle: postPageTitle(row.title, row.meta_title, organization.name),
     metaDescription: row.meta_description?.trim() || excerpt,
   };
 }

@@ -174,6 +174,7 @@ export default function PostEditor({ access, post, timeZone, justSaved, showSite
             setForm={setForm}
             isNew={post === null}
             organizationId={access.organization.id}
+            organizationName={access.organization.name}
             categories={categories}
             categoryId={categoryId}
             timeZone={timeZone}

@@ -1,6 +1,7 @@
 import { type Dispatch, type ReactNode, type SetStateAction, useMemo, useState } from 'react';
 import type { TaxonomyCategory } from '../../../lib/back-office/blog-taxonomy';
 import { timeZoneLabel } from '../../../lib/back-office/zoned-time';
+import { postPageTitle } from '../../../lib/post-display';
 import { slugify } from '../../../lib/slug';
 import { type ContentFormat, uniqueTags } from '../../../schemas/post';
 import { Button } from '../../components/ui/Button';
@@ -29,6 +30,8 @@ export interface PostFieldsProps {
   /** A new post: its slug follows the title until the user edits it (a saved post keeps its URL). */
   isNew: boolean;
   organizationId: string;
+  /** The site's name, which the page's title carries (the Meta Title counts it). */
+  organizationName: string;
   categories: readonly TaxonomyCategory[];
   /** The category the select shows: the post's, else the organization's default. */
   categoryId: string;
@@ -39,7 +42,8 @@ export interface PostFieldsProps {
 }
 
 /** The post's fields: title and slug, excerpt, content and its format, category, tags, featured image, SEO and schedule. */
-export function PostFields({ form, setForm, isNew, organizationId, categories, categoryId, timeZone, scheduleError, scheduleButton }: PostFieldsProps) {
+export function PostFields({ form, setForm, isNew, organizationId, organizationName, categories, categoryId, timeZone, scheduleError, scheduleButton }: PostFieldsProps) {
+  const pageTitle = postPageTitle(form.title, form.meta_title, organizationName);
   const [tagInput, setTagInput] = useState('');
   // The slug follows the title until the user edits it (or when editing a post, which keeps its URL).
   const [slugTouched, setSlugTouched] = useState(!isNew);
@@ -160,7 +164,7 @@ export function PostFields({ form, setForm, isNew, organizationId, categories, c
       />
       <fieldset className="space-y-4 rounded-lg border border-border p-4">
         <legend className="px-1 font-semibold">SEO Settings</legend>
-        <Field label="Meta Title" hint={`${form.meta_title.length}/${META_TITLE_GUIDE} characters`}>
+        <Field label="Meta Title" hint={`${pageTitle.length}/${META_TITLE_GUIDE} characters in the page's title: ${pageTitle}`}>
           {(field) => <Input {...field} value={form.meta_title} onChange={(event) => update('meta_title', event.target.value)} />}
         </Field>
         <Field label="Meta Description" hint={`${form.meta_description.length}/${META_DESCRIPTION_GUIDE} characters`}>

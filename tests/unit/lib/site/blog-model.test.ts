@@ -66,7 +66,8 @@ describe('toBlogPost', () => {
       hasFeaturedImage: true,
       readTime: 1,
       date: '2026-10-28T14:00:00.000Z',
-      metaTitle: 'A Post',
+      // No SEO title: the post's title and the site's name.
+      metaTitle: 'A Post | Scale Pro Marketing',
       metaDescription: 'The excerpt.',
     });
   });
@@ -86,7 +87,8 @@ describe('toBlogPost', () => {
     ['no excerpt → no lede under the title (it is the body’s beginning)', { excerpt: null }, (p) => p.lede, null],
     ['a hand-written excerpt the body does not begin with → the lede', { excerpt: 'The excerpt.' }, (p) => p.lede, 'The excerpt.'],
     ['a hand-written excerpt that is the first paragraph → no lede', { excerpt: 'First words.', content: '<p>First words.</p><p>More.</p>' }, (p) => p.lede, null],
-    ['meta fields win when set', { meta_title: 'Meta T', meta_description: 'Meta D' }, (p) => [p.metaTitle, p.metaDescription], ['Meta T', 'Meta D']],
+    ['meta fields win when set, with the site name', { meta_title: 'Meta T', meta_description: 'Meta D' }, (p) => [p.metaTitle, p.metaDescription], ['Meta T | Scale Pro Marketing', 'Meta D']],
+    ['an SEO title written with the site name gets it once', { meta_title: 'Meta T – scale pro marketing' }, (p) => p.metaTitle, 'Meta T – scale pro marketing'],
   ])('%s', (_, overrides, pick, expected) => {
     expect(pick(toBlogPost(row(overrides), categories, authors, organization))).toEqual(expected);
   });
