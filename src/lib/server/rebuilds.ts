@@ -11,8 +11,9 @@
  *    20261130000100_build_queue.sql) for the organizations whose requests are due: a request waits, and no
  *    build of the organization is in flight (a deploy reports `building`, or a batch went to the hook and no
  *    build has started since). Everything waiting goes into one batch, so what arrives during a build goes
- *    into the next one, sent as soon as the running build reports its end. The claim marks the rows `sent`
- *    with one batch id in one UPDATE, so concurrent flushers never claim a request twice.
+ *    into the next one, sent as soon as the running build reports its end. The claim records one send
+ *    (site_rebuild_sends) and points the requests at it in one UPDATE that re-checks each, so concurrent
+ *    flushers never claim a request twice.
  *    REBUILD_AT_ONCE=off holds every request until the newest is REBUILD_QUIET_WINDOW_MS old (the browser
  *    suite, whose server must not rebuild under it, holds its builds for the whole run).
  * 2b. Builds cost credits on Netlify's plans: the claim also asks the hosting team's budget (migration
@@ -31,9 +32,9 @@
  *    minute (locally too: netlify/local/cli.ts runs it), publishes the scheduled and queued posts whose time
  *    has come and flushes every due organization: the retries, and whatever a closed tab did not flush.
  * 4. The batch goes to the organization's Netlify build hook (site_rebuild_settings.build_hook_url, never
- *    exposed to visitors), retried with exponential backoff; the outcome (`succeeded` / `failed` with the
- *    error, attempts; `hook_called` only says the hook answered) is written onto every request of the batch;
- *    the build itself reports through Netlify's
+ *    exposed to visitors), retried with exponential backoff; the outcome (`hook_called`: the hook answered;
+ *    `failed` with the error; the attempts) is recorded on the send, which then follows its build as that
+ *    reports (`started`, `succeeded` or `failed`) through Netlify's
  *    deploy notifications (netlify/functions/deploy-events.mts). An organization with no hook is `skipped`
  *    with the reason. A loopback hook is only called when the backend is local too: locally, `npm run dev` and
  *    `npm run serve` configure such a hook for the organization the local site shows and build as Netlify
@@ -177,7 +178,7 @@ export function isLoopbackUrl(url: string): boolean {
 }
 
 /**
- * Records a batch's outcome on its requests (`record_rebuild_outcome`): a failed hook call makes them due again
+ * Records a batch's outcome on its send (`record_rebuild_outcome`): a failed hook call makes its changes due again
  * after a backoff, and no longer by themselves after six failures in a row.
  */
 async function recordOutcome(
