@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { LOCAL_SUPABASE } from '../../src/lib/server/service-config.ts';
 import { createAuthHandler } from './auth/handler.ts';
+import { passwordHashCost } from './auth/users.ts';
 import { loadAuthSettings, loadStorageSettings } from './config.ts';
 import { verifyJwt } from './jwt.ts';
 import { listMail, parseAppMail, storeMail } from './outbox.ts';
@@ -73,6 +74,7 @@ export async function startLocalBackend(options: LocalBackendOptions): Promise<L
   const log = options.onLog ?? (() => {});
   // Read before Postgres starts: a broken config.toml stops the start with its own message.
   const settings = loadAuthSettings(options.configFile);
+  passwordHashCost(); // A bad LOCAL_AUTH_HASH_COST stops the start, not a later sign-up.
   const storageSettings = loadStorageSettings(options.configFile);
   const postgres = await startPostgres({
     dataDir: join(options.dataDir, 'postgres'),

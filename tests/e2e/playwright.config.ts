@@ -85,7 +85,13 @@ export default defineConfig({
         // would rewrite dist/ under the server, so the quiet window outlasts the suite and no lone change
         // builds at once.
         // Deploy notifications are signed with this secret; admin-deploy-status.spec.ts signs its own.
-        env: { REBUILD_QUIET_WINDOW_MS: '3600000', REBUILD_AT_ONCE: 'off', DEPLOY_NOTIFICATION_SECRET: E2E_DEPLOY_NOTIFICATION_SECRET },
+        // A backend it starts hashes passwords at bcrypt's least cost (supabase/local/auth/users.ts).
+        env: {
+          REBUILD_QUIET_WINDOW_MS: '3600000',
+          REBUILD_AT_ONCE: 'off',
+          DEPLOY_NOTIFICATION_SECRET: E2E_DEPLOY_NOTIFICATION_SECRET,
+          LOCAL_AUTH_HASH_COST: '4',
+        },
         url: BASE_URL,
         reuseExistingServer: !process.env.CI,
         timeout: 300_000,

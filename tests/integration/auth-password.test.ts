@@ -64,10 +64,12 @@ describe('password sign-in (POST /token?grant_type=password)', () => {
     expect(data.user?.email).toBe(email);
   });
 
-  it('stores GoTrue-format $2a$ bcrypt hashes', async () => {
+  it('stores GoTrue-format $2a$ bcrypt hashes, at the cost the instance was started with', async () => {
     const { id } = await createConfirmedUser();
     const [row] = await backend.sql<{ encrypted_password: string }>('select encrypted_password from auth.users where id = $1', [id]);
-    expect(row!.encrypted_password).toMatch(/^\$2a\$10\$/);
+    // The suite starts its instances with LOCAL_AUTH_HASH_COST (vitest.config.ts); GoTrue's 10 without it.
+    const cost = String(process.env.LOCAL_AUTH_HASH_COST || 10).padStart(2, '0');
+    expect(row!.encrypted_password).toMatch(new RegExp(`^\\$2a\\$${cost}\\$`));
   });
 
   it('refuses a banned user with user_banned', async () => {

@@ -17,7 +17,8 @@ export default defineConfig({
     setupFiles: ['tests/integration/support/worker-env.ts'],
     // A local rebuild runs a whole site build; tests that exercise rebuilds set their own window, hook and
     // REBUILD_AT_ONCE (off here: a lone delivery would otherwise start a local build).
-    env: { REBUILD_QUIET_WINDOW_MS: '3600000', REBUILD_AT_ONCE: 'off' },
+    // The backends the suite starts hash passwords at bcrypt's least cost (supabase/local/auth/users.ts).
+    env: { REBUILD_QUIET_WINDOW_MS: '3600000', REBUILD_AT_ONCE: 'off', LOCAL_AUTH_HASH_COST: '4' },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Under `npm test` also its summary (tests/vitest-reporter.ts), which tests/run.ts reads.
