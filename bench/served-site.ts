@@ -39,10 +39,15 @@ const cli = (dataDir: string, ...args: string[]) => {
 
 /**
  * A copy of the project as the working tree has it (tracked files and new ones git does not ignore, so
- * uncommitted changes are measured too), with the project's node_modules linked; answers its folder.
+ * uncommitted changes are measured too); answers its folder (in the system's temporary folder, else in
+ * `parent`). The project's node_modules is linked, or with `nodeModules: 'hard links'` copied as hard links
+ * (`parent` must then be on the project's file system) in a git repository of its own: `astro dev` serves only
+ * files under the project's folder, and a linked node_modules resolves outside it. Astro's and Vite's caches
+ * are left out of the hard links: they are rewritten in place, which would write through to the project's own.
  */
-export function projectCopy(): string {
-  const copy = mkdtempSync(join(tmpdir(), 'bench-project-'));
+export function projectCopy({ parent = tmpdir(), nodeModules = 'link' }: { parent?: string; nodeModules?: 'link' | 'hard links' } = {}): string {
+  mkdirSync(parent, { recursive: true });
+  const copy = mkdtempSync(join(parent, 'bench-project-'));
   const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' });
   if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
   for (const file of listed.stdout.split('\0').filter(Boolean)) {
@@ -54,7 +59,17 @@ export function projectCopy(): string {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
   }
-  symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+  if (nodeModules === 'link') {
+    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+    return copy;
+  }
+  const linked = spawnSync('cp', ['-al', join(ROOT, 'node_modules'), join(copy, 'node_modules')], { encoding: 'utf8' });
+  if (linked.status !== 0) throw new Error(`hard-linking node_modules failed: ${linked.stderr}`);
+  for (const cache of ['.vite', '.astro']) rmSync(join(copy, 'node_modules', cache), { recursive: true, force: true });
+  // A repository of its own: netlify-cli takes the nearest git root above a folder as the site's, and the copy
+  // of this mode sits inside the project's (its `dist/_headers` then went with the copy's pages).
+  const initialized = spawnSync('git', ['init', '--quiet', copy], { encoding: 'utf8' });
+  if (initialized.status !== 0) throw new Error(`git init in the copy failed: ${initialized.stderr}`);
   return copy;
 }
 

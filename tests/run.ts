@@ -1,13 +1,15 @@
 /**
- * `npm test`: runs the unit, integration and end-to-end suites one after the other (the browser suite in
- * two runs: against `npm run serve`, then `npm run dev`'s publishing), lets each print its own report, then
+ * `npm test`: runs the unit, integration and end-to-end suites in three lanes side by side (the browser suite in
+ * two runs: against `npm run serve`, and `npm run dev`'s publishing), lets each print its own report (each
+ * line behind its suite's name), then
  * prints where the time went (each suite's wall time and test count, and the ten slowest test files), what
  * failed (each failed test, or error outside a test, in one line), and ends with one line `N passed, M failed[, K skipped]` summed over all of them. Exits non-zero when any test
  * failed or any suite could not run.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { firstLine, type SuiteReport } from './vitest-reporter.ts';
 
 const results = join(import.meta.dirname, '.results');
@@ -17,9 +19,17 @@ mkdirSync(results, { recursive: true });
 /** A test file and the time its tests took, as its suite's report gives it. */
 interface FileTime { suite: string; file: string; seconds: number }
 
-function run(script: string, env: Record<string, string>): number {
-  const child = spawnSync('npm', ['run', '--silent', script], { stdio: 'inherit', env: { ...process.env, ...env } });
-  return child.status ?? 1;
+/**
+ * Runs one suite's npm script; its output goes to the console a line at a time, each line behind the suite's
+ * name (two suites write at once). Resolves with its exit status.
+ */
+function run(script: string, env: Record<string, string>): Promise<number> {
+  const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const label = `${script.replace(/^test:/, '').padEnd(11)}│ `;
+  for (const [stream, out] of [[child.stdout, process.stdout], [child.stderr, process.stderr]] as const) {
+    createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => out.write(`${label}${line}\n`));
+  }
+  return new Promise((resolve) => child.on('close', (status) => resolve(status ?? 1)));
 }
 
 /** The Vitest suites write their report themselves (tests/vitest-reporter.ts). */
@@ -60,39 +70,70 @@ function playwrightReport(file: string): SuiteReport {
   };
 }
 
-const suites: { script: string; file: string; env: Record<string, string>; read: (f: string) => SuiteReport }[] = [
-  { script: 'test:unit', file: 'unit.json', env: {}, read: vitestReport },
-  { script: 'test:integration', file: 'integration.json', env: {}, read: vitestReport },
-  { script: 'test:e2e', file: 'e2e.json', env: {}, read: playwrightReport },
-  // After the suite's `npm run serve` has stopped: netlify dev and netlify serve share .netlify/ in the project.
-  { script: 'test:e2e:dev', file: 'e2e-dev.json', env: {}, read: playwrightReport },
+type Suite = { script: string; file: string; read: (f: string) => SuiteReport };
+
+/**
+ * Three lanes side by side, each suite of a lane after the one before. The main browser suite takes the most
+ * time and waits on builds and servers; the unit and integration suites fill the CPU those waits leave (one
+ * after the other they kept the two cores 80% busy), and the dev server's spec, which mostly waits for the
+ * scheduler's minute, runs in a project copy on a backend of its own (tests/e2e/support/dev-server-world.ts).
+ * The integration suite uses backends of its own (tests/integration/support/worker-env.ts) and builds into its
+ * own folders, so it shares with the main browser suite only the project's backend (started below, before the
+ * lanes) and the build lock (netlify/local/site-build.ts).
+ */
+const lanes: Suite[][] = [
+  [{ script: 'test:e2e', file: 'e2e.json', read: playwrightReport }],
+  [
+    { script: 'test:unit', file: 'unit.json', read: vitestReport },
+    { script: 'test:integration', file: 'integration.json', read: vitestReport },
+  ],
+  [{ script: 'test:e2e:dev', file: 'e2e-dev.json', read: playwrightReport }],
 ];
 
 // The suites start the local backend when it is not running (`ensure`); stop it afterwards only then,
 // so a developer's running backend is left alone and CI leaves no background process behind.
 const backendWasRunning = spawnSync('node', ['supabase/local/cli.ts', 'status'], { stdio: 'ignore' }).status === 0;
 
+/**
+ * What every suite gets: the backends they start store passwords at bcrypt's least cost (the suites sign in
+ * thousands of times; supabase/local/auth/users.ts).
+ */
+const SUITE_ENV = { LOCAL_AUTH_HASH_COST: '4' };
+
+// Started once here, before the lanes: each lane's suites would otherwise race to start it (`ensure`).
+const ensured = spawnSync('node', ['supabase/local/cli.ts', 'ensure'], { stdio: 'inherit', env: { ...process.env, ...SUITE_ENV } });
+if (ensured.status !== 0) {
+  console.error('✗ The local backend did not start: no suite can run.');
+  process.exit(1);
+}
+
 const total: SuiteReport['counts'] = { passed: 0, failed: 0, skipped: 0 };
 const broken: string[] = [];
-const timings: { suite: string; seconds: number; tests: number | null }[] = [];
+const timings: { suite: string; from: number; seconds: number; tests: number | null }[] = [];
 const fileTimes: FileTime[] = [];
 const failures: string[] = [];
 const startedAll = Date.now();
-for (const suite of suites) {
+
+async function runSuite(suite: Suite): Promise<void> {
   const file = join(results, suite.file);
   const started = Date.now();
-  const status = run(suite.script, { ...suite.env, TEST_REPORT_FILE: file });
+  const status = await run(suite.script, { ...SUITE_ENV, TEST_REPORT_FILE: file });
   let report: SuiteReport | undefined;
   try {
     report = suite.read(file);
   } catch {
     report = undefined;
   }
-  timings.push({ suite: suite.script, seconds: (Date.now() - started) / 1000, tests: report ? report.counts.passed + report.counts.failed + report.counts.skipped : null });
+  timings.push({
+    suite: suite.script,
+    from: (started - startedAll) / 1000,
+    seconds: (Date.now() - started) / 1000,
+    tests: report ? report.counts.passed + report.counts.failed + report.counts.skipped : null,
+  });
   if (!report) {
     broken.push(`${suite.script} produced no report (exit ${status})`);
     total.failed += 1;
-    continue;
+    return;
   }
   fileTimes.push(...report.files.map((each) => ({ suite: suite.script, ...each })));
   failures.push(...report.failures);
@@ -106,6 +147,12 @@ for (const suite of suites) {
   }
 }
 
+await Promise.all(
+  lanes.map(async (lane) => {
+    for (const suite of lane) await runSuite(suite);
+  }),
+);
+
 if (!backendWasRunning) spawnSync('node', ['supabase/local/cli.ts', 'stop'], { stdio: 'inherit' });
 
 printTimings();
@@ -115,7 +162,10 @@ for (const line of broken) console.error(`✗ ${line}`);
 console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
 process.exit(total.failed > 0 ? 1 : 0);
 
-/** Where the time went: a table per suite (wall time, tests, share of the run), then the ten slowest files. */
+/**
+ * Where the time went: a table per suite (when it started, its wall time, tests, and its share of the run's wall
+ * time; the lanes overlap, so the shares add up to more than 100%), then the ten slowest files.
+ */
 function printTimings(): void {
   const all = (Date.now() - startedAll) / 1000;
   const clock = (seconds: number) => {
@@ -123,12 +173,14 @@ function printTimings(): void {
     return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
   };
   const rows = [
-    ['suite', 'wall time', 'tests', 'share'],
-    ...timings.map(({ suite, seconds, tests }) => [suite, clock(seconds), tests === null ? 'no report' : String(tests), `${Math.round((100 * seconds) / all)}%`]),
-    ['all', clock(all), String(timings.reduce((sum, { tests }) => sum + (tests ?? 0), 0)), '100%'],
+    ['suite', 'started', 'wall time', 'tests', 'share'],
+    ...[...timings]
+      .sort((a, b) => a.from - b.from)
+      .map(({ suite, from, seconds, tests }) => [suite, `+${clock(from)}`, clock(seconds), tests === null ? 'no report' : String(tests), `${Math.round((100 * seconds) / all)}%`]),
+    ['all', '', clock(all), String(timings.reduce((sum, { tests }) => sum + (tests ?? 0), 0)), '100%'],
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  console.log('\nWhere the time went:');
+  console.log('\nWhere the time went (three lanes side by side: e2e; unit then integration; e2e:dev):');
   for (const row of rows) console.log(`  ${row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('   ')}`);
   console.log('\nThe ten slowest test files:');
   for (const { suite, file, seconds } of [...fileTimes].sort((a, b) => b.seconds - a.seconds).slice(0, 10)) {

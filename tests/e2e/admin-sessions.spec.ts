@@ -25,7 +25,8 @@ async function openSessions(page: Page) {
 }
 
 test('sessions are grouped by person and browser, this device is marked, and terminating one signs that browser out', async ({ page, browser, baseURL }) => {
-  const member = await createUser('admin');
+  const name = `E2E admin ${crypto.randomUUID().slice(0, 6)}`;
+  const member = await createUser('admin', name);
   created.push(member.email);
   // The member signs in twice in the same browser (two windows of one browser announce the same user agent).
   const windows = [await browser.newContext({ baseURL }), await browser.newContext({ baseURL })];
@@ -41,7 +42,7 @@ test('sessions are grouped by person and browser, this device is marked, and ter
     await expect(groups.first().getByTestId('session').first()).toContainText('This device');
     await expect(page.getByText('This device', { exact: true })).toHaveCount(1);
 
-    const group = groupOf(page, 'E2E admin');
+    const group = groupOf(page, name);
     await expect(group).toContainText(member.email);
     await expect(group).toContainText('1 session');
     const card = group.getByTestId('session');
@@ -56,7 +57,7 @@ test('sessions are grouped by person and browser, this device is marked, and ter
     await expect(card.getByText('Active', { exact: true })).toBeVisible();
 
     await card.getByRole('button', { name: `Terminate session of ${member.email}` }).click();
-    await expect(page.getByRole('dialog')).toContainText(`E2E admin (${member.email}) will be signed out`);
+    await expect(page.getByRole('dialog')).toContainText(`${name} (${member.email}) will be signed out`);
     await page.getByRole('dialog').getByRole('button', { name: 'Terminate' }).click();
     await expect(toast(page)).toContainText('User session has been terminated successfully');
     await expect(group).toHaveCount(0);
@@ -70,7 +71,7 @@ test('sessions are grouped by person and browser, this device is marked, and ter
 
     // The audit log says who ended whose sessions, in one entry.
     await page.goto('/admin?tab=security');
-    await expect(page.getByTestId('audit-activity').filter({ hasText: "Alex Morgan ended E2E admin's 2 sessions in one browser" })).toHaveCount(1);
+    await expect(page.getByTestId('audit-activity').filter({ hasText: `Alex Morgan ended ${name}'s 2 sessions in one browser` })).toHaveCount(1);
   } finally {
     await Promise.all(windows.map((context) => context.close()));
   }

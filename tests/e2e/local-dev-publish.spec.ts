@@ -1,7 +1,7 @@
 /**
  * A new user's `npm run dev`: the site started as `npm run dev` starts it (`node netlify/local/cli.ts dev
- * --offline`, on port 8893; run alone by playwright.dev.config.ts, since netlify dev
- * and the main suite's netlify serve share the project's .netlify/ folder),
+ * --offline`, on port 8893; in a copy of the project and on a backend of its own, support/dev-server-world.ts,
+ * so that it runs beside the main suite's netlify serve),
  * a post published through the editor and one delivered through the writing-tool webhook, then nothing but
  * waiting: the editor's page and the webhook send their rebuild at once (the build queue), the local scheduler
  * (publish-scheduled every minute) sends whatever waited, and the local build (under dev: astro dev reads the
@@ -20,7 +20,8 @@ import { createUser, PASSWORD, removeUser, SCALE_PRO_ID, service } from './suppo
 
 const PORT = Number(process.env.E2E_DEV_PORT ?? 8893);
 const SITE = `http://localhost:${PORT}`;
-const ROOT = join(import.meta.dirname, '../..');
+/** The project copy playwright.dev.config.ts's global setup made (the project itself when run otherwise). */
+const ROOT = process.env.E2E_DEV_PROJECT ?? join(import.meta.dirname, '../..');
 const marker = `e2e-local-${crypto.randomUUID().slice(0, 8)}`;
 const created: string[] = [];
 const started = new Date().toISOString();
@@ -52,10 +53,10 @@ test.beforeAll(async ({ browser, request }) => {
   server.stdout!.on('data', keep);
   server.stderr!.on('data', keep);
   await expect
-    .poll(async () => (server?.exitCode === null ? (await request.get(`${SITE}/`, { timeout: 10_000 }).catch(() => null))?.status() : 'exited'), {
+    .poll(async () => (server?.exitCode === null ? (await request.get(`${SITE}/`, { timeout: 10_000 }).catch(() => null))?.status() : `exited with ${server?.exitCode}`), {
       timeout: 240_000,
       intervals: [1000],
-      message: `npm run dev on port ${PORT} did not answer:\n${serverLog}`,
+      message: `npm run dev on port ${PORT} (in ${ROOT}) did not answer:\n${serverLog}`,
     })
     .toBe(200);
   expect(serverLog).toContain('[scheduler] running the scheduled functions on their schedules: publish-scheduled (* * * * *)');

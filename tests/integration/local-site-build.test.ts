@@ -82,5 +82,6 @@ describe('the local site build', () => {
     expect(lastLine(run.stderr)).toMatch(/^BUILD FAILED: /);
     // The build released the lock (a build of another test file may hold it by now).
     expect(existsSync(lockFile()) ? readFileSync(lockFile(), 'utf8') : 'released').not.toBe(String(run.pid));
-  }, 120_000);
+    // Taking the lock first waits for the builds before it: the browser suite's run beside this one too.
+  }, 300_000);
 });

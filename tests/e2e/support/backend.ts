@@ -20,14 +20,17 @@ export const PASSWORD = DEMO_PASSWORD;
 
 export const service = createClient(backendUrl, serviceKey, { auth: { persistSession: false, autoRefreshToken: false } });
 
-/** A confirmed user of Scale Pro with a role, created for one test. */
-export async function createUser(role: 'admin' | 'editor' | 'viewer') {
+/**
+ * A confirmed user of Scale Pro with a role, created for one test; named `E2E <role>` unless the test names it
+ * (a name of its own tells its entries from those of earlier runs in a backend that is not reset).
+ */
+export async function createUser(role: 'admin' | 'editor' | 'viewer', name = `E2E ${role}`) {
   const email = `e2e-${role}-${crypto.randomUUID().slice(0, 8)}@scale-pro.test`;
   const { data, error } = await service.auth.admin.createUser({
     email,
     password: PASSWORD,
     email_confirm: true,
-    user_metadata: { full_name: `E2E ${role}` },
+    user_metadata: { full_name: name },
     app_metadata: { organization_id: SCALE_PRO_ID, role },
   });
   if (error || !data.user) throw new Error(`creating ${email} failed: ${error?.message}`);
