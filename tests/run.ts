@@ -1,7 +1,7 @@
 /**
- * `npm test`: runs the unit, integration and end-to-end suites in three lanes side by side (the browser suite in
- * two runs: against `npm run serve`, and `npm run dev`'s publishing), lets each print its own report (each
- * line behind its suite's name), then
+ * `npm test`: runs the unit and integration suites with the dev server's browser spec beside them, then the
+ * main browser suite (against `npm run serve`); lets each print its own report (each line behind its suite's
+ * name), then
  * prints where the time went (each suite's wall time and test count, and the ten slowest test files), what
  * failed (each failed test, or error outside a test, in one line), and ends with one line `N passed, M failed[, K skipped]` summed over all of them. Exits non-zero when any test
  * failed or any suite could not run.
@@ -73,22 +73,21 @@ function playwrightReport(file: string): SuiteReport {
 type Suite = { script: string; file: string; read: (f: string) => SuiteReport };
 
 /**
- * Three lanes side by side, each suite of a lane after the one before. The main browser suite takes the most
- * time and waits on builds and servers; the unit and integration suites fill the CPU those waits leave (one
- * after the other they kept the two cores 80% busy), and the dev server's spec, which mostly waits for the
- * scheduler's minute, runs in a project copy on a backend of its own (tests/e2e/support/dev-server-world.ts).
- * The integration suite uses backends of its own (tests/integration/support/worker-env.ts) and builds into its
- * own folders, so it shares with the main browser suite only the project's backend (started below, before the
- * lanes) and the build lock (netlify/local/site-build.ts).
+ * First the unit and integration suites, one after the other, with the dev server's spec beside them (it mostly
+ * waits for the scheduler's minute, in a project copy on a backend of its own: tests/e2e/support/dev-server-world.ts);
+ * then the main browser suite alone. That suite keeps both cores busy and waits on site builds that take the
+ * project's build lock, as the integration suite's builds do: run beside it, the integration suite took the
+ * whole run to 15 minutes and timed out on the lock and on Postgres's statement timeout (one after another,
+ * 17 to 18 minutes; this way 100 seconds less than that).
  */
-const lanes: Suite[][] = [
-  [{ script: 'test:e2e', file: 'e2e.json', read: playwrightReport }],
+const beside: Suite[][] = [
   [
     { script: 'test:unit', file: 'unit.json', read: vitestReport },
     { script: 'test:integration', file: 'integration.json', read: vitestReport },
   ],
   [{ script: 'test:e2e:dev', file: 'e2e-dev.json', read: playwrightReport }],
 ];
+const alone: Suite = { script: 'test:e2e', file: 'e2e.json', read: playwrightReport };
 
 // The suites start the local backend when it is not running (`ensure`); stop it afterwards only then,
 // so a developer's running backend is left alone and CI leaves no background process behind.
@@ -100,7 +99,7 @@ const backendWasRunning = spawnSync('node', ['supabase/local/cli.ts', 'status'],
  */
 const SUITE_ENV = { LOCAL_AUTH_HASH_COST: '4' };
 
-// Started once here, before the lanes: each lane's suites would otherwise race to start it (`ensure`).
+// Started once here, before the suites: two at once would otherwise race to start it (`ensure`).
 const ensured = spawnSync('node', ['supabase/local/cli.ts', 'ensure'], { stdio: 'inherit', env: { ...process.env, ...SUITE_ENV } });
 if (ensured.status !== 0) {
   console.error('✗ The local backend did not start: no suite can run.');
@@ -148,10 +147,11 @@ async function runSuite(suite: Suite): Promise<void> {
 }
 
 await Promise.all(
-  lanes.map(async (lane) => {
+  beside.map(async (lane) => {
     for (const suite of lane) await runSuite(suite);
   }),
 );
+await runSuite(alone);
 
 if (!backendWasRunning) spawnSync('node', ['supabase/local/cli.ts', 'stop'], { stdio: 'inherit' });
 
@@ -164,7 +164,7 @@ process.exit(total.failed > 0 ? 1 : 0);
 
 /**
  * Where the time went: a table per suite (when it started, its wall time, tests, and its share of the run's wall
- * time; the lanes overlap, so the shares add up to more than 100%), then the ten slowest files.
+ * time; suites that ran side by side overlap, so the shares add up to more than 100%), then the ten slowest files.
  */
 function printTimings(): void {
   const all = (Date.now() - startedAll) / 1000;
@@ -180,7 +180,7 @@ function printTimings(): void {
     ['all', '', clock(all), String(timings.reduce((sum, { tests }) => sum + (tests ?? 0), 0)), '100%'],
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  console.log('\nWhere the time went (three lanes side by side: e2e; unit then integration; e2e:dev):');
+  console.log('\nWhere the time went (unit then integration, e2e:dev beside them; then e2e):');
   for (const row of rows) console.log(`  ${row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('   ')}`);
   console.log('\nThe ten slowest test files:');
   for (const { suite, file, seconds } of [...fileTimes].sort((a, b) => b.seconds - a.seconds).slice(0, 10)) {
