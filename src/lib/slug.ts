@@ -25,6 +25,15 @@ export function postSlug(title: string, slug?: string): string {
   return slugify(slug ?? '') || slugify(title) || `post-${fnv1a(title)}`;
 }
 
+/**
+ * The slug of a category: the given slug or else the name, slugified; a name with no Latin letters or digits
+ * gets `category-<hash of the name>`, the same for the same name (in any case) every time, as a post's does. The
+ * WordPress API's terms and the arrivals that name a category both make theirs here.
+ */
+export function categorySlug(name: string, slug?: string): string {
+  return slugify(slug ?? '') || slugify(name) || `category-${fnv1a(name.trim().toLowerCase())}`;
+}
+
 /** 32-bit FNV-1a as 8 hex digits: a short stable fingerprint, not a security hash. */
 function fnv1a(text: string): string {
   let hash = 0x811c9dc5;

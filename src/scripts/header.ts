@@ -14,8 +14,8 @@ update();
 window.addEventListener('scroll', update, { passive: true });
 toTop?.addEventListener('click', scrollToTop);
 
-// Open menus close on a click elsewhere and on Escape, like any menu. Looked up at each event, because
-// islands (the organization switcher) add menus after this script ran.
+// Open menus close on a click elsewhere and on Escape, like any menu. Looked up at each event, so a menu an
+// island adds after this script ran closes too.
 const menus = () => [...document.querySelectorAll<HTMLDetailsElement>('details[data-menu]')];
 document.addEventListener('click', (event) => {
   for (const menu of menus()) if (menu.open && !menu.contains(event.target as Node)) menu.open = false;

@@ -1,5 +1,5 @@
 /**
- * Issue 17's database half, through the real backend: a post keeps the author's source next to the HTML
+ * Post sources and revisions, the database's half, through the real backend: a post keeps the author's source next to the HTML
  * (editor, REST, webhook, existing rows), every save of the writing fields keeps a revision that follows the
  * post's row-level security, restoring one is a new revision, and the database writes the post audit trail
  * (no browser can skip or forge it). Attacks go through the raw API with the anon key and members' tokens of

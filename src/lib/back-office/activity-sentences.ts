@@ -63,9 +63,10 @@ export interface Actor {
 /**
  * Which of the app's writers wrote an entry that has no user: details.via says so for the writing tool's
  * deliveries ('webhook'), the scheduler ('schedule'), the seed ('seed') and the operator's command
- * ('operator'); details.by_server alone marks a category an older delivery created (the writing tool is the
- * only server work that creates one; any other server change without a mark names nobody). Null for an entry
- * with a user or without either mark.
+ * ('operator'); details.by_server alone marks a category a writing-tool delivery created before deliveries
+ * carried `via` (every later server write carries `via` or its member, as the WordPress API's terms carry the
+ * application password's; any other server change without a mark names nobody). Null for an entry with a user
+ * or without either mark.
  */
 export function appActor(entry: Pick<ActivityEntry, 'user_id' | 'details'> & Partial<Pick<ActivityEntry, 'action'>>): Exclude<ActorKind, 'user' | 'unknown'> | null {
   if (entry.user_id) return null;

@@ -16,7 +16,7 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { answerMessage, type FunctionAnswer, postAdminFunction } from './functions.ts';
-import { ilikePattern } from './ilike-pattern.ts';
+import { ilikePattern } from '../ilike-pattern.ts';
 import { AltTextSchema, MediaFileNameSchema } from '../../schemas/media.ts';
 import { IMAGE_FORMATS_TEXT, IMAGE_TYPES, type ImageInfo, imageProblem, inspectImage, MEDIA_MAX_BYTES } from '../image-file.ts';
 import { MEDIA_BUCKET, MEDIA_COLUMNS, type MediaItem, storeLibraryImage } from '../media-library.ts';

@@ -7,7 +7,7 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { type ContentFormat, type PostInput, PostInputSchema, type PostStatus } from '../../schemas/post.ts';
-import { ilikePattern } from './ilike-pattern.ts';
+import { ilikePattern } from '../ilike-pattern.ts';
 import { sendDueRebuilds } from './site-builds.ts';
 import { type PostContent, shapePostContent } from '../post-content.ts';
 

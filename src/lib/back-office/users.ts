@@ -9,6 +9,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import type { ActivityEntry } from './activity-sentences.ts';
 import type { CreateUser, MemberEdit, Role } from '../../schemas/user.ts';
 import { answerMessage, postAdminFunction } from './functions.ts';
+import { ilikePattern } from '../ilike-pattern.ts';
 
 /** A row of the user list: a membership of the organization (role and status there) with the profile. */
 export interface StaffProfile {
@@ -54,11 +55,6 @@ export class LastAdminError extends Error {
 
 function failure(what: string, error: { message: string }): Error {
   return /last_admin/.test(error.message) ? new LastAdminError() : new Error(`${what}: ${error.message}`);
-}
-
-/** `%`, `_` and `\` are wildcards in ilike; `,` `(` `)` `"` would break the or() filter. */
-function ilikePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/[,()"]/g, ' ')}%`;
 }
 
 /**

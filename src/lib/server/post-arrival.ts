@@ -20,9 +20,9 @@ import type { z } from 'zod';
 import { matchCategory } from './category-match.ts';
 import { shapePostContent } from '../post-content.ts';
 import { type ContentFormat, POST_LIMITS } from '../../schemas/post.ts';
-import { slugify } from '../slug.ts';
+import { categorySlug } from '../slug.ts';
 import { HttpError, InternalError } from './http.ts';
-import { buildAtOnce, quietWindowMs, sendRebuildBatches, type RequestedRebuild } from './rebuilds.ts';
+import { buildAtOnce, quietWindowMs, sendAfterChange, type RequestedRebuild } from './rebuilds.ts';
 
 /** A field a sender's request is refused for, and why: `{ path: 'title', message: 'Title is required' }`. */
 export type FieldProblem = { path: string; message: string };
@@ -159,7 +159,7 @@ export async function arrivalFields(client: SupabaseClient, organizationId: stri
   if (post.category !== undefined) {
     const category = post.category && organizationId ? await mappedCategory(client, organizationId, post.category) : post.category;
     fields.category_name = category;
-    fields.category_slug = category ? slugify(category) || `category-${post.slug ?? Date.now()}` : null;
+    fields.category_slug = category ? categorySlug(category) : null;
   }
   const sent: PostFields = {
     slug: post.slug,
@@ -251,12 +251,7 @@ export async function storeArrival(
   if (received.error !== undefined || !received.post) {
     throw new ArrivalFailed(`arrival (${org.slug}): ${received.error ?? 'no post in the answer'}`, received.code, received.reference);
   }
-  // The post is stored whatever happens to the rebuild: a failed send is logged (and recorded), not answered.
-  if (received.rebuild?.batches.length) {
-    await sendRebuildBatches(client, received.rebuild.batches, env).catch((cause: Error) =>
-      console.error(`arrival (${org.slug}): rebuild: ${cause.message}`),
-    );
-  }
+  await sendAfterChange(client, received.rebuild, `arrival (${org.slug})`, env);
   return { organization: org, post: received.post, ...(received.replayed ? { replayed: true as const } : {}) };
 }
 

@@ -122,6 +122,16 @@ export async function flushDueRebuilds(
   return sendRebuildBatches(client, data as RebuildBatch[], env);
 }
 
+/**
+ * Sends the batches a stored change's database call claimed (an arrival, a deletion through the WordPress API),
+ * after the change is committed: a send that fails is logged under `who` (and recorded on its send record),
+ * never thrown, since what was saved stays saved and the answer says so.
+ */
+export async function sendAfterChange(client: SupabaseClient, rebuild: { batches: RebuildBatch[] } | null | undefined, who: string, env: Env = process.env): Promise<void> {
+  if (!rebuild?.batches.length) return;
+  await sendRebuildBatches(client, rebuild.batches, env).catch((cause: Error) => console.error(`${who}: rebuild: ${cause.message}`));
+}
+
 /** Sends claimed batches to their organizations' build hooks; returns what happened to each. */
 export function sendRebuildBatches(client: SupabaseClient, batches: RebuildBatch[], env: Env = process.env): Promise<FlushedBatch[]> {
   return Promise.all(batches.map((batch) => sendBatch(client, batch, env)));

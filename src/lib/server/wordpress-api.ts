@@ -13,7 +13,7 @@ import { authenticatePublisher, basicCredentials, type Publisher } from './appli
 import { apiRoot, discoveryLink } from '../wordpress-discovery.ts';
 import { mediaRoutes, mediaRoutesById } from './wordpress-media.ts';
 import { postRoutes, postRoutesById } from './wordpress-posts.ts';
-import { type Handler, type WordPressContext, type WordPressRequest, wpError, wpJson, WP_NAMESPACE } from './wordpress-rest.ts';
+import { type Handler, type WordPressContext, type WordPressRequest, wpError, wpJson, wpLink, WP_NAMESPACE } from './wordpress-rest.ts';
 import { categoryRoutes, tagRoutes } from './wordpress-terms.ts';
 
 /**
@@ -154,7 +154,7 @@ function postType(siteAddress: string) {
     taxonomies: ['category', 'post_tag'],
     rest_base: 'posts',
     rest_namespace: WP_NAMESPACE,
-    _links: { collection: [{ href: `${apiRoot(siteAddress)}${WP_NAMESPACE}/types` }], 'wp:items': [{ href: `${apiRoot(siteAddress)}${WP_NAMESPACE}/posts` }] },
+    _links: { collection: [{ href: wpLink(siteAddress, 'types') }], 'wp:items': [{ href: wpLink(siteAddress, 'posts') }] },
   };
 }
 
@@ -214,7 +214,7 @@ async function usersMe({ url, context, publisher }: WordPressRequest): Promise<R
     slug: name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, ''),
     avatar_urls: {},
     meta: [],
-    _links: { self: [{ href: `${apiRoot(context.siteAddress)}${WP_NAMESPACE}/users/${profile.wp_id}` }] },
+    _links: { self: [{ href: wpLink(context.siteAddress, `users/${profile.wp_id}`) }] },
   };
   if (url.searchParams.get('context') !== 'edit') return wpJson(base);
   return wpJson({

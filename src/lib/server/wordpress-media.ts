@@ -8,6 +8,7 @@
  * and admins list, read and upload the library's files; visitors (and viewers) read through the anon key, so they
  * see what the database lets the site show: the featured images of published posts.
  */
+import { likeLiteral } from '../ilike-pattern.ts';
 import { imageProblem } from '../image-file.ts';
 import { MEDIA_COLUMNS, type MediaItem, mediaPublicUrl } from '../media-library.ts';
 import { publicSupabaseConfig } from '../supabase-config.ts';
@@ -28,7 +29,7 @@ import {
   wpDate,
   wpError,
   wpJson,
-  WP_NAMESPACE,
+  wpLink,
 } from './wordpress-rest.ts';
 
 /** A library file with its integer id and its uploader's. */
@@ -46,7 +47,7 @@ async function listMedia(call: WordPressRequest): Promise<Response> {
     .eq('organization_id', call.context.organizationId)
     .order('created_at', { ascending: false })
     .range((page - 1) * perPage, page * perPage - 1);
-  if (search) select = select.ilike('file_name', `%${search.replace(/[%_\\]/g, (char) => `\\${char}`)}%`);
+  if (search) select = select.ilike('file_name', `%${likeLiteral(search)}%`);
   const read = await readPage<MediaRow>(select, page, perPage, 'media');
   if (read instanceof Response) return read;
   return collection(read.rows.map((row) => wpMedia(call, row)), read.total, page, perPage);
@@ -189,8 +190,8 @@ function wpMedia(call: WordPressRequest, row: MediaRow) {
     post: null,
     source_url: url,
     _links: {
-      self: [{ href: `${siteAddress}/wp-json/${WP_NAMESPACE}/media/${row.wp_id}` }],
-      collection: [{ href: `${siteAddress}/wp-json/${WP_NAMESPACE}/media` }],
+      self: [{ href: wpLink(siteAddress, `media/${row.wp_id}`) }],
+      collection: [{ href: wpLink(siteAddress, 'media') }],
     },
   };
 }

@@ -18,12 +18,13 @@
  *   whose post is the back office's rule, decided by the database (private.may_delete_post): an admin any post,
  *   an editor their own.
  */
+import { likeLiteral } from '../ilike-pattern.ts';
 import { postPath } from '../blog-urls.ts';
 import { postSlug } from '../slug.ts';
 import { SLUG_PATTERN } from '../../schemas/common.ts';
 import { SEO_META_KEYS, WpPagingSchema, WpPostInputSchema, type WpPostInput } from '../../schemas/wordpress.ts';
 import { ArrivalFailed, arrivalFields, type ArrivingPost, DeliveryProblem, storeArrival } from './post-arrival.ts';
-import { sendRebuildBatches, type RequestedRebuild, buildAtOnce, quietWindowMs } from './rebuilds.ts';
+import { sendAfterChange, type RequestedRebuild, buildAtOnce, quietWindowMs } from './rebuilds.ts';
 import {
   collection,
   escapeHtml,
@@ -41,7 +42,7 @@ import {
   wpDate,
   wpError,
   wpJson,
-  WP_NAMESPACE,
+  wpLink,
 } from './wordpress-rest.ts';
 
 /** The columns a post is answered from (with its category's, tags' and media's integer ids). */
@@ -107,7 +108,7 @@ async function listPosts(call: WordPressRequest): Promise<Response> {
     .order('published_at', { ascending: false, nullsFirst: true })
     .order('created_at', { ascending: false })
     .range((page - 1) * perPage, page * perPage - 1);
-  if (search) select = select.ilike('title', `%${search.replace(/[%_\\]/g, (char) => `\\${char}`)}%`);
+  if (search) select = select.ilike('title', `%${likeLiteral(search)}%`);
   if (slug !== undefined) {
     // WordPress matches slugs as it writes them (lower case); one no post could have matches nothing.
     const slugs = slug.split(',').map((each) => each.trim().toLowerCase()).filter((each) => SLUG_PATTERN.test(each));
@@ -179,10 +180,7 @@ async function deletePost(call: WordPressRequest): Promise<Response> {
   });
   if (error?.code === '42501') return forbidden(call, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
   if (error) throw new Error(`delete_arrived_post failed: ${error.message}`);
-  const rebuild = data as RequestedRebuild;
-  if (rebuild.batches.length) {
-    await sendRebuildBatches(call.context.service, rebuild.batches, process.env).catch((cause: Error) => console.error(`wordpress-api delete: rebuild: ${cause.message}`));
-  }
+  await sendAfterChange(call.context.service, data as RequestedRebuild, 'wordpress-api delete');
   return wpJson({ deleted: true, previous });
 }
 
@@ -313,7 +311,7 @@ function wpPost(call: WordPressRequest, row: PostRow, tagIds: Map<string, number
   const edit = call.url.searchParams.get('context') === 'edit' && mayWrite(call);
   const date = wpDate(row.published_at ?? row.created_at);
   const modified = wpDate(row.updated_at);
-  const self = `${siteAddress}/wp-json/${WP_NAMESPACE}/posts/${row.wp_id}`;
+  const self = wpLink(siteAddress, `posts/${row.wp_id}`);
   return {
     id: row.wp_id,
     date,
@@ -345,8 +343,8 @@ function wpPost(call: WordPressRequest, row: PostRow, tagIds: Map<string, number
     tags: (row.tags ?? []).map((tag) => tagIds.get(tag.toLowerCase())).filter((id): id is number => id !== undefined),
     _links: {
       self: [{ href: self }],
-      collection: [{ href: `${siteAddress}/wp-json/${WP_NAMESPACE}/posts` }],
-      ...(row.media ? { 'wp:featuredmedia': [{ embeddable: true, href: `${siteAddress}/wp-json/${WP_NAMESPACE}/media/${row.media.wp_id}` }] } : {}),
+      collection: [{ href: wpLink(siteAddress, 'posts') }],
+      ...(row.media ? { 'wp:featuredmedia': [{ embeddable: true, href: wpLink(siteAddress, `media/${row.media.wp_id}`) }] } : {}),
     },
   };
 }

@@ -6,12 +6,18 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { z } from 'zod';
+import { apiRoot } from '../wordpress-discovery.ts';
 import type { Publisher } from './application-passwords.ts';
 import { FUNCTION_BODY_LIMIT_BYTES, HttpError, readText } from './http.ts';
 import type { ClientInfo } from './login-attempts.ts';
 
 /** The namespace this API serves. */
 export const WP_NAMESPACE = 'wp/v2';
+
+/** The address of a route of the namespace, as answers link to it: `wpLink(site, 'posts/12')` is `<site>/wp-json/wp/v2/posts/12`. */
+export function wpLink(siteAddress: string, route: string): string {
+  return `${apiRoot(siteAddress)}${WP_NAMESPACE}/${route}`;
+}
 
 /** What a request needs besides itself: the backend's clients, the site's organization and address, the client. */
 export interface WordPressContext {

@@ -15,7 +15,7 @@
  */
 import { categoryPath, tagPath, tagSlug } from '../blog-urls.ts';
 import { matchCategory } from './category-match.ts';
-import { slugify } from '../slug.ts';
+import { categorySlug, slugify } from '../slug.ts';
 import { POST_LIMITS } from '../../schemas/post.ts';
 import { WpPagingSchema, wpTermInputSchema } from '../../schemas/wordpress.ts';
 import {
@@ -29,7 +29,7 @@ import {
   type WordPressRequest,
   wpError,
   wpJson,
-  WP_NAMESPACE,
+  wpLink,
 } from './wordpress-rest.ts';
 
 type Taxonomy = 'category' | 'post_tag';
@@ -84,8 +84,8 @@ function wpTerm(call: WordPressRequest, taxonomy: Taxonomy, term: Term) {
     ...(taxonomy === 'category' ? { parent: 0 } : {}),
     meta: [],
     _links: {
-      self: [{ href: `${call.context.siteAddress}/wp-json/${WP_NAMESPACE}/${base}/${term.wp_id}` }],
-      collection: [{ href: `${call.context.siteAddress}/wp-json/${WP_NAMESPACE}/${base}` }],
+      self: [{ href: wpLink(call.context.siteAddress, `${base}/${term.wp_id}`) }],
+      collection: [{ href: wpLink(call.context.siteAddress, base) }],
     },
   };
 }
@@ -135,12 +135,12 @@ function taxonomyRoutes(taxonomy: Taxonomy): { collection: Record<string, Handle
       p_application_password_id: call.publisher.passwordId,
       p_taxonomy: taxonomy,
       p_name: name,
-      p_slug: taxonomy === 'category' ? slugify(parsed.data.slug || name) || `category-${Date.now()}` : null,
+      p_slug: taxonomy === 'category' ? categorySlug(name, parsed.data.slug) : null,
     });
     if (inserted.error?.code === '42501') return forbidden(call, 'rest_cannot_create', 'Sorry, you are not allowed to create terms in this taxonomy.');
     if (inserted.error?.code === '23505') {
       // Made meanwhile (another request of the same run), or a slug taken: the existing term's id.
-      const raced = (await terms(call, taxonomy)).find((term) => term.name.toLowerCase() === name.toLowerCase() || term.slug === slugify(parsed.data.slug || name));
+      const raced = (await terms(call, taxonomy)).find((term) => term.name.toLowerCase() === name.toLowerCase() || term.slug === (taxonomy === 'category' ? categorySlug(name, parsed.data.slug) : slugify(parsed.data.slug || name)));
       if (raced) return wpError(400, 'term_exists', 'A term with the name provided already exists in this taxonomy.', {}, { term_id: raced.wp_id });
     }
     if (inserted.error) throw new Error(`creating the ${taxonomy} failed: ${inserted.error.message}`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SLUG_PATTERN } from '../../../src/schemas/common.ts';
-import { postSlug, slugify } from '../../../src/lib/slug.ts';
+import { categorySlug, postSlug, slugify } from '../../../src/lib/slug.ts';
 
 describe('slugify', () => {
   it.each([
@@ -35,5 +35,22 @@ describe('postSlug', () => {
     expect(slug).toMatch(/^post-[0-9a-f]{8}$/);
     expect(postSlug('日本語のタイトル')).toBe(slug);
     expect(postSlug('別のタイトル')).not.toBe(slug);
+  });
+});
+
+describe('categorySlug', () => {
+  it('slugifies the given slug, else the name', () => {
+    expect(categorySlug('Local SEO')).toBe('local-seo');
+    expect(categorySlug('Local SEO', 'Near Me')).toBe('near-me');
+    expect(categorySlug('Local SEO', '')).toBe('local-seo');
+  });
+
+  it('gives a name with nothing to slugify the same category-<hash> every time, whatever its case', () => {
+    const slug = categorySlug('東京');
+    expect(slug).toMatch(/^category-[0-9a-f]{8}$/);
+    expect(slug).toMatch(SLUG_PATTERN);
+    expect(categorySlug('東京')).toBe(slug);
+    expect(categorySlug('Ω!!')).toBe(categorySlug('ω!!'));
+    expect(categorySlug('大阪')).not.toBe(slug);
   });
 });

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { listCategories, type TaxonomyCategory } from '../../../lib/back-office/blog-taxonomy';
-import { ACTION_LABELS, actionMessage, actionsFor, changesSite, formatPublicationTime, type PostAction } from '../../../lib/back-office/post-actions';
+import { actionMessage, actionsFor, changesSite, formatPublicationTime, type PostAction } from '../../../lib/back-office/post-actions';
 import { autosaveKey, writeAutosave } from '../../../lib/back-office/post-autosave';
 import type { AdminPost } from '../../../lib/back-office/posts';
 import { supabaseBrowser } from '../../../lib/back-office/supabase-browser';
@@ -13,6 +13,8 @@ import { useLoad } from '../../use-load';
 import DuplicateMark from '../DuplicateMark';
 import PostPreview from '../PostPreview';
 import RevisionHistory from '../RevisionHistory';
+import { ChangedElsewhere } from './ChangedElsewhere';
+import { ActionButton, EditorActionBar } from './EditorActions';
 import { formOf } from './post-form';
 import { PostFields } from './PostFields';
 import { PostSiteStatus } from './PostSiteStatus';
@@ -79,18 +81,9 @@ export default function PostEditor({ access, post, timeZone, justSaved, showSite
   const categoryId = form.category_id || (categories.find((category) => category.is_default)?.id ?? '');
   const actions = actionsFor(post?.status ?? null, post?.queued ?? false);
 
-  const actionButton = (action: PostAction, variant: 'default' | 'outline' | 'destructive') => (
-    <Button
-      key={action}
-      type={action === actions[0] ? 'submit' : 'button'}
-      variant={variant}
-      disabled={busy !== null}
-      onClick={action === actions[0] ? undefined : () => (action === 'unpublish' ? setConfirming('unpublish') : void run(action))}
-    >
-      {busy === action ? ACTION_LABELS[action].busy : ACTION_LABELS[action].label}
-    </Button>
-  );
-  const schedulable = actions.includes('schedule') || actions.includes('reschedule');
+  // Unpublishing asks first; every other action runs at once.
+  const onAction = (action: PostAction) => (action === 'unpublish' ? setConfirming('unpublish') : void run(action));
+  const scheduleAction = actions.find((action) => action === 'schedule' || action === 'reschedule');
 
   /** The post as it is now, with this editor's unsaved changes kept in this browser to come back over it. */
   function loadLatest(current: AdminPost) {
@@ -113,25 +106,13 @@ export default function PostEditor({ access, post, timeZone, justSaved, showSite
         <h2 ref={heading} tabIndex={-1} className="text-2xl font-bold focus:outline-none">
           {post ? 'Edit Post' : 'Create New Post'}
         </h2>
-        {/* On phones and tablets a bar fixed to the bottom of the screen, so the actions never scroll away. */}
-        <div
-          ref={actionBar}
-          role="group"
-          aria-label="Post actions"
-          data-testid="editor-actions"
-          className="fixed inset-x-0 bottom-0 z-40 flex flex-wrap justify-end gap-2 border-t border-border bg-background/95 px-4 py-3 shadow-[0_-4px_12px_rgb(0_0_0/0.08)] backdrop-blur lg:static lg:z-auto lg:border-0 lg:bg-transparent lg:p-0 lg:shadow-none lg:backdrop-blur-none"
-        >
-          <Button variant="outline" onClick={() => (dirty ? guard.askToLeave(LIST_PATH) : guard.leave(LIST_PATH))} disabled={busy !== null}>
-            Cancel
-          </Button>
-          {actions.includes('save-draft') && actionButton('save-draft', 'outline')}
-          {actions.includes('queue') && actionButton('queue', 'outline')}
-          {actions.includes('publish') && actionButton('publish', 'default')}
-          {actions.includes('unpublish') && actionButton('unpublish', 'outline')}
-          {actions.includes('cancel-schedule') && actionButton('cancel-schedule', 'outline')}
-          {actions.includes('unqueue') && actionButton('unqueue', 'outline')}
-          {actions.includes('update') && actionButton('update', 'default')}
-        </div>
+        <EditorActionBar
+          actions={actions}
+          busy={busy}
+          onAction={onAction}
+          onCancel={() => (dirty ? guard.askToLeave(LIST_PATH) : guard.leave(LIST_PATH))}
+          barRef={actionBar}
+        />
       </div>
       {post && (post.status === 'published' || showSiteStatus) && <PostSiteStatus post={post} />}
       {post?.queued && post.published_at && (
@@ -142,21 +123,7 @@ export default function PostEditor({ access, post, timeZone, justSaved, showSite
           </a>
         </p>
       )}
-      {changes.change && (
-        <div role="alert" className="mt-4 flex flex-wrap items-center gap-3 rounded-lg border border-amber-500/60 bg-amber-50 p-3 text-sm text-amber-950 dark:bg-amber-950/40 dark:text-amber-100">
-          <span className="min-w-0 flex-1">
-            <strong>This post changed since you opened it.</strong> {changes.change.message}{' '}
-            {changes.change.current ? 'Saving now would overwrite that, so a save waits until you load the latest version (your unsaved changes come back over it).' : 'It can no longer be saved.'}
-          </span>
-          {changes.change.current ? (
-            <Button size="sm" onClick={() => loadLatest(changes.change!.current!)}>
-              Load the latest version
-            </Button>
-          ) : (
-            <a className="underline" href={LIST_PATH}>All posts</a>
-          )}
-        </div>
-      )}
+      {changes.change && <ChangedElsewhere change={changes.change} listPath={LIST_PATH} onLoadLatest={loadLatest} />}
       {post?.duplicate_of && <DuplicateMark post={post} />}
       {kept.restoredAt && (
         <div role="status" className="mt-4 flex flex-wrap items-center gap-3 rounded-lg border border-border bg-muted p-3 text-sm">
@@ -179,7 +146,7 @@ export default function PostEditor({ access, post, timeZone, justSaved, showSite
             categoryId={categoryId}
             timeZone={timeZone}
             scheduleError={save.scheduleError}
-            scheduleButton={schedulable && actionButton(actions.includes('schedule') ? 'schedule' : 'reschedule', 'outline')}
+            scheduleButton={scheduleAction && <ActionButton action={scheduleAction} primary={scheduleAction === actions[0]} variant="outline" busy={busy} onAction={onAction} />}
           />
         </div>
         <Card aria-labelledby="preview-heading" className="lg:row-span-2 lg:self-start">
