@@ -1,6 +1,6 @@
 /**
- * `npm test`: runs the integration suite with the unit suite and the dev server's browser spec beside it, then
- * the main browser suite (against `npm run serve`); lets each print its own report (each line behind its suite's
+ * `npm test`: runs the unit and integration suites with the dev server's browser spec beside them, then the
+ * main browser suite (against `npm run serve`); lets each print its own report (each line behind its suite's
  * name), then
  * prints where the time went (each suite's wall time and test count, and the ten slowest test files), what
  * failed (each failed test, or error outside a test, in one line), and ends with one line `N passed, M failed[, K skipped]` summed over all of them. Exits non-zero when any test
@@ -73,19 +73,19 @@ function playwrightReport(file: string): SuiteReport {
 type Suite = { script: string; file: string; read: (f: string) => SuiteReport };
 
 /**
- * First the integration suite, with the unit suite and then the dev server's spec beside it (the spec mostly
- * waits for the scheduler's minute, in a project copy on a backend of its own: tests/e2e/support/dev-server-world.ts;
- * the integration suite's workers wait on HTTP, Postgres and builds); then the main browser suite alone. That suite keeps both cores busy and waits on site builds that take the
+ * First the unit and integration suites, one after the other, with the dev server's spec beside them (it mostly
+ * waits for the scheduler's minute, in a project copy on a backend of its own: tests/e2e/support/dev-server-world.ts);
+ * then the main browser suite alone. That suite keeps both cores busy and waits on site builds that take the
  * project's build lock, as the integration suite's builds do: run beside it, the integration suite took the
  * whole run to 15 minutes and timed out on the lock and on Postgres's statement timeout (one after another,
- * 17 to 18 minutes; the unit and integration suites one after another with the dev server's spec beside them, 14:09).
+ * 17 to 18 minutes; this way 100 seconds less than that).
  */
 const beside: Suite[][] = [
-  [{ script: 'test:integration', file: 'integration.json', read: vitestReport }],
   [
     { script: 'test:unit', file: 'unit.json', read: vitestReport },
-    { script: 'test:e2e:dev', file: 'e2e-dev.json', read: playwrightReport },
+    { script: 'test:integration', file: 'integration.json', read: vitestReport },
   ],
+  [{ script: 'test:e2e:dev', file: 'e2e-dev.json', read: playwrightReport }],
 ];
 const alone: Suite = { script: 'test:e2e', file: 'e2e.json', read: playwrightReport };
 
@@ -180,7 +180,7 @@ function printTimings(): void {
     ['all', '', clock(all), String(timings.reduce((sum, { tests }) => sum + (tests ?? 0), 0)), '100%'],
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  console.log('\nWhere the time went (integration, with unit then e2e:dev beside it; then e2e):');
+  console.log('\nWhere the time went (unit then integration, e2e:dev beside them; then e2e):');
   for (const row of rows) console.log(`  ${row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('   ')}`);
   console.log('\nThe ten slowest test files:');
   for (const { suite, file, seconds } of [...fileTimes].sort((a, b) => b.seconds - a.seconds).slice(0, 10)) {
