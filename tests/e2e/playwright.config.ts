@@ -2,11 +2,18 @@ import { defineConfig, devices } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import { E2E_DEPLOY_NOTIFICATION_SECRET } from './support/deploy-secret';
 
-/** Debian's Chromium (Playwright cannot download its own browser here); CHROME_PATH overrides. */
-const chromium = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+/**
+ * Debian's Chromium headless shell (package chromium-headless-shell), else its full Chromium; CHROME_PATH
+ * overrides. Playwright cannot download its own browser here. The shell is the browser without its window
+ * system, as Playwright's own headless runs use: the same engine, renderer and DevTools protocol, at about two
+ * thirds of the full browser's CPU for the same tests (48 tests on this machine: 145 CPU seconds against 214,
+ * 122 s against 152 s), which is most of what the suite spends on two cores.
+ */
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+const chromium = process.env.CHROME_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 if (!existsSync(chromium)) {
   throw new Error(
-    `Chromium not found at ${chromium}. Install it with \`sudo apt-get update && sudo apt-get install -y chromium fonts-liberation\`, ` +
+    `Chromium not found at ${chromium}. Install it with \`apt-get update && apt-get install -y chromium-headless-shell fonts-liberation\`, ` +
       'or point CHROME_PATH at a Chromium or Chrome binary.',
   );
 }
