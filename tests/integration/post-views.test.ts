@@ -60,6 +60,10 @@ async function counts(postId: string) {
   });
 }
 
+/** The post's version (updated_at, to the microsecond), which an open editor saves over. */
+const postVersion = (postId: string) =>
+  withDatabase(async (db) => (await db.query("select updated_at::text as version from public.blog_posts where id = $1", [postId])).rows[0]!.version as string);
+
 afterAll(async () => {
   // Rate windows of this run's addresses would refuse a rerun within the hour.
   await withDatabase((db) => db.query('delete from private.post_view_rate_windows'));
@@ -73,12 +77,16 @@ describe('POST /api/post-view', () => {
     expect(config).toMatchObject({ path: '/api/post-view', method: 'POST' });
   });
 
-  it('counts a first visit: the post, its day and one visitor row go up by one', async () => {
+  it("counts a first visit: the post, its day and one visitor row go up by one; the post's version stays", async () => {
     const before = await counts(POSTS.first);
+    const version = await postVersion(POSTS.first);
     const response = await view(POSTS.first, headers);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ counted: true });
     expect(await counts(POSTS.first)).toEqual({ view_count: before.view_count + 1, today: before.today + 1, visitors: before.visitors + 1 });
+    // A view is not an edit: an editor open on the post may still save over the version it opened (and the
+    // sitemap's lastmod, which updated_at gives, stays).
+    expect(await postVersion(POSTS.first)).toBe(version);
   });
 
   it('does not count a second visit of the same visitor the same day', async () => {
