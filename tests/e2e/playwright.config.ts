@@ -36,13 +36,13 @@ const PUBLISHING_LANE = [
   '**/admin-settings.spec.ts', '**/admin-security.spec.ts', '**/admin-security-more.spec.ts',
   '**/admin-blog-preview-sanitized.spec.ts', '**/admin-publishing-queue.spec.ts',
 ];
-/** Starts `npm run dev` itself, which must not run beside this suite's `npm run serve` (both use .netlify/). */
+/** Starts `npm run dev` itself, in a world of its own (support/dev-server-world.ts): `npm run test:e2e:dev` runs it. */
 const DEV_SERVER_SPEC = '**/local-dev-publish.spec.ts';
 
 export default defineConfig({
   testDir: '.',
   testMatch: ['**/*.spec.ts', '**/*.setup.ts'],
-  // playwright.dev.config.ts runs the dev server's spec afterwards (`npm run test:e2e:dev`).
+  // playwright.dev.config.ts runs the dev server's spec (`npm run test:e2e:dev`).
   testIgnore: DEV_SERVER_SPEC,
   outputDir: '../../test-results',
   fullyParallel: false,
