@@ -12,7 +12,7 @@ import { answerWordPressRequest } from '../../src/lib/server/wordpress-api.ts';
 import { wpError } from '../../src/lib/server/wordpress-rest.ts';
 
 /**
- * `/wp-json/*` (and `/?rest_route=/…`, rewritten here by netlify.toml): the WordPress REST API publishing tools
+ * `/wp-json/*` (and `/?rest_route=/…` or `/index.php?rest_route=/…`, rewritten here by netlify.toml): the WordPress REST API publishing tools
  * call, for the organization this site shows (src/lib/server/wordpress-api.ts). A failure on our side answers
  * WordPress's 500 with a reference, its details only in the log; while the backend is out of reach, WordPress's
  * 503 with Retry-After and the discovery link, as every answer of the API carries it.

@@ -14,11 +14,11 @@ const rawText = (schema: z.ZodString) => z.union([z.string(), z.object({ raw: z.
 /** At most `max` characters, worded as WordPress words it. */
 const atMost = (max: number) => `must be at most ${max.toLocaleString('en-US')} characters`;
 
-/** Term ids: `[1, 2]`, `"1,2"`, `3`; repeats dropped, at most `max`. */
-const idList = (max: number) =>
+/** Ids (of terms, unless `what` says otherwise): `[1, 2]`, `"1,2"`, `3`; repeats dropped, at most `max`. */
+const idList = (max: number, what = 'term ids') =>
   z
     .union([z.array(z.union([z.number(), z.string()])), z.string().transform((list) => list.split(',').filter((id) => id.trim() !== '')), z.number().transform((id) => [id])])
-    .pipe(z.array(z.coerce.number<string | number>().int('must be a list of term ids').positive('must be a list of term ids')))
+    .pipe(z.array(z.coerce.number<string | number>().int(`must be a list of ${what}`).positive(`must be a list of ${what}`)))
     .transform((ids) => [...new Set(ids)])
     .pipe(z.array(z.number()).max(max, `must list at most ${max} ids`));
 
@@ -33,7 +33,8 @@ const WpDateSchema = z
   .transform((text, context) => {
     const zoned = /(Z|[+-]\d{2}:?\d{2})$/.test(text) ? text : `${text}Z`;
     const at = new Date(zoned.replace(' ', 'T'));
-    if (Number.isNaN(at.getTime())) {
+    // Year 0 (1 BC in ISO's count) is a date JavaScript writes and Postgres refuses.
+    if (Number.isNaN(at.getTime()) || at.getUTCFullYear() < 1) {
       context.addIssue({ code: 'custom', message: 'must be a real date' });
       return z.NEVER;
     }
@@ -95,3 +96,48 @@ export const WpPagingSchema = z.object({
   search: storableString().trim().max(200, atMost(200)).optional(),
   slug: storableString().trim().max(2000, atMost(2000)).optional(),
 });
+
+/** How WordPress orders a list: ascending or descending. */
+const WpOrderSchema = z.enum(['asc', 'desc'], 'must be one of asc, desc');
+
+/**
+ * `GET /posts`'s filters as WordPress names them: terms, authors and posts by their integer ids (`include` and
+ * `exclude` are posts'), dates of publication (`after`, `before`) and of the last change (`modified_after`,
+ * `modified_before`), and the order. `orderby=include` needs `include`, and `relevance` a `search`, as in
+ * WordPress.
+ */
+export const WpPostListSchema = WpPagingSchema.extend({
+  categories: idList(100).optional(),
+  categories_exclude: idList(100).optional(),
+  tags: idList(100).optional(),
+  tags_exclude: idList(100).optional(),
+  author: idList(100, 'user ids').optional(),
+  author_exclude: idList(100, 'user ids').optional(),
+  include: idList(100, 'post ids').optional(),
+  exclude: idList(100, 'post ids').optional(),
+  after: WpDateSchema.optional(),
+  before: WpDateSchema.optional(),
+  modified_after: WpDateSchema.optional(),
+  modified_before: WpDateSchema.optional(),
+  orderby: z.enum(['author', 'date', 'id', 'include', 'modified', 'relevance', 'slug', 'title'], 'must be one of author, date, id, include, modified, relevance, slug, title').default('date'),
+  order: WpOrderSchema.default('desc'),
+}).superRefine((query, context) => {
+  if (query.orderby === 'include' && !query.include) context.addIssue({ code: 'custom', path: ['orderby'], message: 'You need to define an include parameter to order by include.' });
+  if (query.orderby === 'relevance' && !query.search) context.addIssue({ code: 'custom', path: ['orderby'], message: 'You need to define a search term to order by relevance.' });
+});
+export type WpPostListQuery = z.infer<typeof WpPostListSchema>;
+
+/**
+ * `GET /users`'s parameters: `who=authors` (members who may write posts), a search of their names (never of
+ * e-mail addresses), users by id (`include`, `exclude`), and the order (by name, as WordPress lists users).
+ */
+export const WpUserListSchema = WpPagingSchema.omit({ slug: true }).extend({
+  who: z.literal('authors', 'must be authors').optional(),
+  include: idList(100, 'user ids').optional(),
+  exclude: idList(100, 'user ids').optional(),
+  orderby: z.enum(['id', 'include', 'name', 'registered_date', 'slug'], 'must be one of id, include, name, registered_date, slug').default('name'),
+  order: WpOrderSchema.default('asc'),
+}).superRefine((query, context) => {
+  if (query.orderby === 'include' && !query.include) context.addIssue({ code: 'custom', path: ['orderby'], message: 'You need to define an include parameter to order by include.' });
+});
+export type WpUserListQuery = z.infer<typeof WpUserListSchema>;

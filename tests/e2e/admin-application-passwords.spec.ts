@@ -1,6 +1,6 @@
 /**
  * Application passwords end to end, on the served site: an editor makes one under Profile, sees it once, a
- * publishing tool uses it (HTTP Basic auth against /wp-json/, and the /?rest_route= form netlify.toml rewrites)
+ * publishing tool uses it (HTTP Basic auth against /wp-json/, and the /?rest_route= and /index.php?rest_route= forms netlify.toml rewrites)
  * and saves a draft the editor finds in the post list as theirs, the list then shows the password's last use,
  * and once revoked the tool is refused. The site's pages announce the API.
  */
@@ -36,9 +36,11 @@ test('an editor makes an application password, a tool publishes with it, and onc
   const me = await request.get('/wp-json/wp/v2/users/me?context=edit', { headers: auth });
   expect(me.status()).toBe(200);
   expect(await me.json()).toMatchObject({ email: editor.email, roles: ['editor'] });
-  const plain = await request.get('/?rest_route=/wp/v2/users/me', { headers: { authorization: `Basic ${Buffer.from(`${editor.email}:${password.replaceAll(' ', '')}`).toString('base64')}` } });
-  expect(plain.status()).toBe(200);
-  expect((await plain.json()).name).toBe('E2E editor');
+  for (const path of ['/?rest_route=/wp/v2/users/me', '/index.php?rest_route=/wp/v2/users/me']) {
+    const plain = await request.get(path, { headers: { authorization: `Basic ${Buffer.from(`${editor.email}:${password.replaceAll(' ', '')}`).toString('base64')}` } });
+    expect(plain.status(), path).toBe(200);
+    expect((await plain.json()).name, path).toBe('E2E editor');
+  }
   const home = await request.get('/');
   expect(home.headers().link).toContain('/wp-json/>; rel="https://api.w.org/"');
 

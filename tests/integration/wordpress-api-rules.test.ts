@@ -263,10 +263,19 @@ describe('fuzz: every route and parameter', () => {
       for (const auth of [null, EDITOR]) {
         for (const param of ['search', 'slug', 'page', 'per_page', 'status', 'context']) cases.push({ path: `/wp/v2/posts?${param}=${q(value)}`, auth });
       }
+      // The list's filters, each alone and with the ids' extremes (an id past any integer the database takes).
+      for (const param of ['categories', 'categories_exclude', 'tags', 'tags_exclude', 'author', 'author_exclude', 'include', 'exclude', 'after', 'before', 'modified_after', 'modified_before', 'orderby', 'order']) {
+        cases.push({ path: `/wp/v2/posts?${param}=${q(value)}`, auth: null });
+      }
+      for (const param of ['search', 'who', 'include', 'exclude', 'orderby', 'order', 'page', 'context']) cases.push({ path: `/wp/v2/users?${param}=${q(value)}` });
+      cases.push({ path: `/wp/v2/users/${q(value)}` });
       for (const param of ['search', 'slug', 'page']) {
         cases.push({ path: `/wp/v2/tags?${param}=${q(value)}`, auth: null }, { path: `/wp/v2/categories?${param}=${q(value)}`, auth: null }, { path: `/wp/v2/media?${param}=${q(value)}`, auth: null });
       }
       for (const route of ['posts', 'tags', 'categories', 'media']) cases.push({ path: `/wp/v2/${route}/${q(value)}` });
+      for (const id of ['0', '99999999999999999999', '9223372036854775807', '-1,2', '1e30']) {
+        cases.push({ path: `/wp/v2/posts?include=${id}&orderby=include&categories=${id}&tags_exclude=${id}&author=${id}`, auth: null });
+      }
       cases.push({ path: `/wp/v2/posts/1?force=${q(value)}`, method: 'DELETE', auth: VIEWER });
       cases.push({ path: `/?rest_route=${q(value)}`, auth: null });
       // Writes: every field of a post in turn (a draft, titled with this run so it is cleaned up), and term names.

@@ -6,15 +6,16 @@
  * Tools sign in with HTTP Basic auth: the member's e-mail and an application password made for this site's
  * organization (application-passwords.ts). A request without credentials is a visitor's: it may read the index
  * and what the site shows anyway (published posts, categories, tags), nothing of a member. Routes: the index
- * (`/`) and the `wp/v2` namespace, `users/me`, `types`, `statuses`, `posts` (wordpress-posts.ts), `categories`
- * and `tags` (wordpress-terms.ts), `media` (wordpress-media.ts).
+ * (`/`) and the `wp/v2` namespace, `users` (wordpress-users.ts), `types`, `statuses`, `posts` (wordpress-posts.ts),
+ * `categories` and `tags` (wordpress-terms.ts), `media` (wordpress-media.ts).
  */
 import { authenticatePublisher, basicCredentials, type Publisher } from './application-passwords.ts';
 import { apiRoot, discoveryLink } from '../wordpress-discovery.ts';
 import { mediaRoutes, mediaRoutesById } from './wordpress-media.ts';
 import { postRoutes, postRoutesById } from './wordpress-posts.ts';
-import { type Handler, type WordPressContext, type WordPressRequest, wpError, wpJson, wpLink, WP_NAMESPACE } from './wordpress-rest.ts';
+import { type Handler, type WordPressContext, wpError, wpJson, wpLink, WP_NAMESPACE } from './wordpress-rest.ts';
 import { categoryRoutes, tagRoutes } from './wordpress-terms.ts';
+import { userRoutes, userRoutesById, userRoutesMe } from './wordpress-users.ts';
 
 /**
  * The route a request names: the `rest_route` parameter (`/?rest_route=/wp/v2/posts`), else the path after
@@ -41,7 +42,9 @@ const route = (path: string, methods: Record<string, Handler>, needsPublisher = 
 const ROUTES: Route[] = [
   route('/', { GET: async ({ context }) => wpJson(indexDocument(context)) }),
   route(`/${WP_NAMESPACE}`, { GET: async ({ context }) => wpJson(namespaceDocument(context)) }),
-  route(`/${WP_NAMESPACE}/users/me`, { GET: usersMe }, true),
+  route(`/${WP_NAMESPACE}/users`, userRoutes, true),
+  route(`/${WP_NAMESPACE}/users/me`, userRoutesMe, true),
+  route(`/${WP_NAMESPACE}/users/${ID}`, userRoutesById, true),
   route(`/${WP_NAMESPACE}/types`, { GET: async ({ context }) => wpJson({ post: postType(context.siteAddress) }) }),
   route(`/${WP_NAMESPACE}/types/post`, { GET: async ({ context }) => wpJson(postType(context.siteAddress)) }),
   route(`/${WP_NAMESPACE}/statuses`, { GET: async () => wpJson(STATUSES) }),
@@ -58,7 +61,8 @@ const ROUTES: Route[] = [
 /** Answers one request to the API (any method, any route), with the discovery link. Throws only when the backend fails. */
 export async function answerWordPressRequest(request: Request, context: WordPressContext): Promise<Response> {
   const response = await answer(request, context);
-  response.headers.set('link', discoveryLink(context.siteAddress));
+  // Beside a collection's links to its pages, as WordPress sends both.
+  response.headers.append('link', discoveryLink(context.siteAddress));
   return response;
 }
 
@@ -167,67 +171,3 @@ const STATUSES = Object.fromEntries(
     ['pending', 'Pending', false],
   ].map(([slug, name, isPublic]) => [slug, { name, public: isPublic, queryable: isPublic, slug, date_floating: slug === 'draft' || slug === 'pending' }]),
 );
-
-/** WordPress's role names: an admin is an administrator; a viewer, who cannot publish, a subscriber. */
-const WP_ROLES: Record<Publisher['role'], string> = { admin: 'administrator', editor: 'editor', viewer: 'subscriber' };
-
-/**
- * What each role may do, in WordPress's capability names (clients check `publish_posts` and `upload_files`):
- * exactly what the database lets the role do through this API and the back office. Editors and admins write
- * and publish any post of the organization; an editor deletes only their own posts, an admin any
- * (private.may_delete_post, which the delete policy and delete_arrived_post share).
- */
-function capabilities(role: Publisher['role']): Record<string, boolean> {
-  const reader = { read: true };
-  if (role === 'viewer') return { ...reader, subscriber: true };
-  const editor = {
-    ...reader,
-    edit_posts: true,
-    edit_published_posts: true,
-    edit_others_posts: true,
-    publish_posts: true,
-    delete_posts: true,
-    delete_published_posts: true,
-    delete_others_posts: role === 'admin',
-    upload_files: true,
-    manage_categories: true,
-    unfiltered_html: false,
-    [WP_ROLES[role]]: true,
-  };
-  return role === 'admin' ? { ...editor, list_users: true, manage_options: true } : editor;
-}
-
-/** `GET /wp-json/wp/v2/users/me`: the signed-in member (with `context=edit`, their e-mail, roles and capabilities). */
-async function usersMe({ url, context, publisher }: WordPressRequest): Promise<Response> {
-  const member = publisher!;
-  const { data, error } = await context.service.from('profiles').select('wp_id, email, full_name, created_at').eq('id', member.userId).single();
-  if (error) throw new Error(`reading the profile of ${member.userId} failed: ${error.message}`);
-  const profile = data as { wp_id: number; email: string; full_name: string | null; created_at: string };
-  const name = profile.full_name?.trim() || profile.email;
-  const [firstName, ...rest] = (profile.full_name?.trim() ?? '').split(/\s+/);
-  const base = {
-    id: profile.wp_id,
-    name,
-    url: '',
-    description: '',
-    link: `${context.siteAddress}/blog`,
-    slug: name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, ''),
-    avatar_urls: {},
-    meta: [],
-    _links: { self: [{ href: wpLink(context.siteAddress, `users/${profile.wp_id}`) }] },
-  };
-  if (url.searchParams.get('context') !== 'edit') return wpJson(base);
-  return wpJson({
-    ...base,
-    username: profile.email,
-    email: profile.email,
-    first_name: firstName ?? '',
-    last_name: rest.join(' '),
-    nickname: name,
-    locale: 'en_US',
-    registered_date: new Date(profile.created_at).toISOString().replace(/\.\d{3}Z$/, '+00:00'),
-    roles: [WP_ROLES[member.role]],
-    capabilities: capabilities(member.role),
-    extra_capabilities: { [WP_ROLES[member.role]]: true },
-  });
-}

@@ -50,7 +50,7 @@ async function listMedia(call: WordPressRequest): Promise<Response> {
   if (search) select = select.ilike('file_name', `%${likeLiteral(search)}%`);
   const read = await readPage<MediaRow>(select, page, perPage, 'media');
   if (read instanceof Response) return read;
-  return collection(read.rows.map((row) => wpMedia(call, row)), read.total, page, perPage);
+  return collection(read.rows.map((row) => wpMedia(call, row)), read.total, page, perPage, call.url);
 }
 
 /** `GET /media/{id}`. */

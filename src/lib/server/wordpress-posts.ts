@@ -22,10 +22,11 @@ import { likeLiteral } from '../ilike-pattern.ts';
 import { postPath } from '../blog-urls.ts';
 import { postSlug } from '../slug.ts';
 import { SLUG_PATTERN } from '../../schemas/common.ts';
-import { SEO_META_KEYS, WpPagingSchema, WpPostInputSchema, type WpPostInput } from '../../schemas/wordpress.ts';
+import { SEO_META_KEYS, WpPostInputSchema, WpPostListSchema, type WpPostInput, type WpPostListQuery } from '../../schemas/wordpress.ts';
 import { ArrivalFailed, arrivalFields, type ArrivingPost, DeliveryProblem, storeArrival } from './post-arrival.ts';
 import { sendAfterChange, type RequestedRebuild, buildAtOnce, quietWindowMs } from './rebuilds.ts';
 import {
+  arrayLiteral,
   collection,
   escapeHtml,
   forbidden,
@@ -88,37 +89,121 @@ const STATUS_FILTER: Record<string, PostRow['status'][]> = {
 export const postRoutes: Record<string, Handler> = { GET: listPosts, POST: createPost };
 export const postRoutesById: Record<string, Handler> = { GET: getPost, POST: updatePost, PUT: updatePost, PATCH: updatePost, DELETE: deletePost };
 
-/** `GET /posts`: a page of posts (`search`, `slug`, `status`, `categories`, `tags`, `page`, `per_page`), newest first. */
+/** The column each `orderby` sorts by (`include` and `relevance` are ordered apart). */
+const ORDER_COLUMN: Record<Exclude<WpPostListQuery['orderby'], 'include' | 'relevance'>, string> = {
+  author: 'author_id',
+  date: 'published_at',
+  id: 'wp_id',
+  modified: 'updated_at',
+  slug: 'slug',
+  title: 'title',
+};
+
+/** The ids a row may have: an id past the safe integers is no row's (ids are identities counting from 1). */
+const rowIds = (wpIds: number[]) => wpIds.filter((id) => Number.isSafeInteger(id));
+
+/** The uuids of the organization's rows (`blog_categories`, `profiles` through members) behind WordPress ids. */
+async function idsOf(call: WordPressRequest, table: 'blog_categories' | 'profiles', wpIds: number[]): Promise<string[]> {
+  if (rowIds(wpIds).length === 0) return [];
+  let select = call.context.service.from(table).select('id').in('wp_id', rowIds(wpIds));
+  if (table === 'blog_categories') select = select.eq('organization_id', call.context.organizationId);
+  const { data, error } = await select;
+  if (error) throw new Error(`reading ${table} by id failed: ${error.message}`);
+  return (data as { id: string }[]).map((row) => row.id);
+}
+
+/** The names of the organization's tags behind WordPress ids (posts keep their tags by name). */
+async function tagNames(call: WordPressRequest, wpIds: number[]): Promise<string[]> {
+  if (rowIds(wpIds).length === 0) return [];
+  const { data, error } = await call.context.service.from('blog_tags').select('name').eq('organization_id', call.context.organizationId).in('wp_id', rowIds(wpIds));
+  if (error) throw new Error(`reading tags by id failed: ${error.message}`);
+  return (data as { name: string }[]).map((row) => row.name);
+}
+
+/**
+ * `GET /posts`: a page of posts, newest first unless `orderby`/`order` say otherwise, filtered as WordPress
+ * filters them (`search` in titles, `slug`, `status`, `categories`, `tags`, `author` and their `_exclude`,
+ * `include`, `exclude`, `after`, `before`, `modified_after`, `modified_before`). An id that names nothing of the
+ * organization matches nothing.
+ */
 async function listPosts(call: WordPressRequest): Promise<Response> {
-  const query = queryObject(call.url);
-  const paging = WpPagingSchema.safeParse(query);
-  if (!paging.success) return invalidFromZod(paging.error);
-  const { page, per_page: perPage, search, slug } = paging.data;
-  const statuses = String(query.status ?? 'publish').split(',').map((status) => status.trim());
+  const raw = queryObject(call.url);
+  const parsed = WpPostListSchema.safeParse(raw);
+  if (!parsed.success) return invalidFromZod(parsed.error);
+  const query = parsed.data;
+  const { page, per_page: perPage, search, slug } = query;
+  const statuses = String(raw.status ?? 'publish').split(',').map((status) => status.trim());
   const unknown = statuses.find((status) => !(status in STATUS_FILTER));
   if (unknown) return invalidParams({ status: `status is not one of ${Object.keys(STATUS_FILTER).join(', ')}.` });
   if (statuses.some((status) => status !== 'publish') && !mayWrite(call)) {
     return wpError(call.publisher ? 403 : 401, 'rest_invalid_param', 'Invalid parameter(s): status', {}, { params: { status: 'Status is forbidden.' } });
   }
+  const none = () => collection([], 0, page, perPage, call.url);
   let select = reader(call)
     .from('blog_posts')
     .select(POST_COLUMNS, { count: 'exact' })
     .eq('organization_id', call.context.organizationId)
-    .in('status', statuses.flatMap((status) => STATUS_FILTER[status]!))
-    .order('published_at', { ascending: false, nullsFirst: true })
-    .order('created_at', { ascending: false })
-    .range((page - 1) * perPage, page * perPage - 1);
+    .in('status', statuses.flatMap((status) => STATUS_FILTER[status]!));
   if (search) select = select.ilike('title', `%${likeLiteral(search)}%`);
   if (slug !== undefined) {
     // WordPress matches slugs as it writes them (lower case); one no post could have matches nothing.
     const slugs = slug.split(',').map((each) => each.trim().toLowerCase()).filter((each) => SLUG_PATTERN.test(each));
-    if (slugs.length === 0) return collection([], 0, page, perPage);
+    if (slugs.length === 0) return none();
     select = select.filter('slug', 'in', inList(slugs));
   }
-  const read = await readPage<PostRow>(select, page, perPage, 'posts');
+  // Categories and authors by their uuid columns (a post without one is in none: `_exclude` keeps it); tags by
+  // name, as posts keep them.
+  for (const [column, table, only, not] of [
+    ['category_id', 'blog_categories', query.categories, query.categories_exclude],
+    ['author_id', 'profiles', query.author, query.author_exclude],
+  ] as const) {
+    if (only) {
+      const ids = await idsOf(call, table, only);
+      if (ids.length === 0) return none();
+      select = select.in(column, ids);
+    }
+    const excluded = not ? await idsOf(call, table, not) : [];
+    if (excluded.length) select = select.or(`${column}.is.null,${column}.not.in.(${excluded.join(',')})`);
+  }
+  if (query.tags) {
+    const names = await tagNames(call, query.tags);
+    if (names.length === 0) return none();
+    select = select.filter('tags', 'ov', arrayLiteral(names));
+  }
+  const excludedTags = query.tags_exclude ? await tagNames(call, query.tags_exclude) : [];
+  if (excludedTags.length) select = select.not('tags', 'ov', arrayLiteral(excludedTags));
+  if (query.include) {
+    if (rowIds(query.include).length === 0) return none();
+    select = select.in('wp_id', rowIds(query.include));
+  }
+  if (query.exclude && rowIds(query.exclude).length) select = select.not('wp_id', 'in', `(${rowIds(query.exclude).join(',')})`);
+  if (query.after) select = select.gt('published_at', query.after);
+  if (query.before) select = select.lt('published_at', query.before);
+  if (query.modified_after) select = select.gt('updated_at', query.modified_after);
+  if (query.modified_before) select = select.lt('updated_at', query.modified_before);
+  const ascending = query.order === 'asc';
+  if (query.orderby === 'include') {
+    // At most 100 posts: all of them read, put in the order `include` names them (whatever `order` says, as in
+    // WordPress), then the page cut.
+    const read = await readPage<PostRow>(select.range(0, 99), 1, 100, 'posts');
+    if (read instanceof Response) return read;
+    const rank = (row: PostRow) => query.include!.indexOf(row.wp_id);
+    const rows = read.rows.sort((a, b) => rank(a) - rank(b)).slice((page - 1) * perPage, page * perPage);
+    return collection(await wpPosts(call, rows), read.total, page, perPage, call.url);
+  }
+  // Relevance is the title's match (the search looks through titles only): ordered by date among the matches.
+  const column = ORDER_COLUMN[query.orderby === 'relevance' ? 'date' : query.orderby];
+  select = select.order(column, { ascending, nullsFirst: column === 'published_at' && !ascending });
+  if (column !== 'wp_id') select = select.order('wp_id', { ascending });
+  const read = await readPage<PostRow>(select.range((page - 1) * perPage, page * perPage - 1), page, perPage, 'posts');
   if (read instanceof Response) return read;
-  const tagIds = await tagIdsByName(call, read.rows.flatMap((row) => row.tags ?? []));
-  return collection(read.rows.map((row) => wpPost(call, row, tagIds)), read.total, page, perPage);
+  return collection(await wpPosts(call, read.rows), read.total, page, perPage, call.url);
+}
+
+/** Posts in WordPress's shape, their tags' ids read once for all of them. */
+async function wpPosts(call: WordPressRequest, rows: PostRow[]) {
+  const tagIds = await tagIdsByName(call, rows.flatMap((row) => row.tags ?? []));
+  return rows.map((row) => wpPost(call, row, tagIds));
 }
 
 /** `GET /posts/{id}`: a post the site shows for anyone, any other to its organization's editors and admins. */

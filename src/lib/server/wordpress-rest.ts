@@ -95,7 +95,16 @@ export function reader(call: WordPressRequest): SupabaseClient {
  * (a tag named `say "hi"`, a slug of `a,b)`) is read as the list's syntax. For `.filter(column, 'in', …)`.
  */
 export function inList(values: readonly string[]): string {
-  return `(${[...new Set(values)].map((value) => `"${value.replace(/["\\]/g, (char) => `\\${char}`)}"`).join(',')})`;
+  return `(${quotedValues(values)})`;
+}
+
+/** A PostgREST array of text values (`{"a","b"}`), quoted as inList quotes: for `ov` (overlaps) and `cs`. */
+export function arrayLiteral(values: readonly string[]): string {
+  return `{${quotedValues(values)}}`;
+}
+
+function quotedValues(values: readonly string[]): string {
+  return [...new Set(values)].map((value) => `"${value.replace(/["\\]/g, (char) => `\\${char}`)}"`).join(',');
 }
 
 /** The answer to a caller who may not do this: 401 for a visitor (not signed in), 403 for a viewer (WordPress's subscriber). */
@@ -103,13 +112,25 @@ export function forbidden(call: WordPressRequest, code: string, message: string)
   return wpError(call.publisher ? 403 : 401, code, message);
 }
 
-/** A page of a collection, with WordPress's totals (`X-WP-Total`, `X-WP-TotalPages`); a page past the end is its 400. */
-export function collection(items: unknown[], total: number, page: number, perPage: number): Response {
+/**
+ * A page of a collection, with WordPress's totals (`X-WP-Total`, `X-WP-TotalPages`) and, from the request's
+ * address (`url`), its `Link` to the previous and the next page where there are such (clients that page by links
+ * follow `rel="next"`); a page past the end is its 400.
+ */
+export function collection(items: unknown[], total: number, page: number, perPage: number, url: URL | null): Response {
   const pages = Math.ceil(total / perPage);
   if (page > 1 && page > pages) {
     return wpError(400, 'rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.');
   }
-  return wpJson(items, { headers: { 'x-wp-total': String(total), 'x-wp-totalpages': String(pages) } });
+  const headers = new Headers({ 'x-wp-total': String(total), 'x-wp-totalpages': String(pages) });
+  const pageLink = (number: number, rel: string) => {
+    const link = new URL(url!);
+    link.searchParams.set('page', String(number));
+    headers.append('link', `<${link.href}>; rel="${rel}"`);
+  };
+  if (url && page > 1) pageLink(Math.min(page - 1, pages), 'prev');
+  if (url && page < pages) pageLink(page + 1, 'next');
+  return wpJson(items, { headers });
 }
 
 /**
@@ -123,7 +144,7 @@ export async function readPage<Row>(
   what: string,
 ): Promise<{ rows: Row[]; total: number } | Response> {
   const { data, error, count } = await query;
-  if (error?.code === 'PGRST103') return collection([], 0, page, perPage);
+  if (error?.code === 'PGRST103') return collection([], 0, page, perPage, null);
   if (error) throw new Error(`listing ${what} failed: ${error.message}`);
   return { rows: data as Row[], total: count ?? 0 };
 }

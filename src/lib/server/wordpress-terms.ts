@@ -105,7 +105,7 @@ function taxonomyRoutes(taxonomy: Taxonomy): { collection: Record<string, Handle
       (term) => (!slugs || slugs.includes(term.slug)) && (!needle || term.name.toLowerCase().includes(needle) || term.slug.includes(needle)),
     );
     const items = matching.slice((page - 1) * perPage, page * perPage).map((term) => wpTerm(call, taxonomy, term));
-    return collection(items, matching.length, page, perPage);
+    return collection(items, matching.length, page, perPage, call.url);
   }
 
   async function read(call: WordPressRequest): Promise<Response> {
