@@ -264,7 +264,7 @@ describe('fuzz: every route and parameter', () => {
         for (const param of ['search', 'slug', 'page', 'per_page', 'status', 'context']) cases.push({ path: `/wp/v2/posts?${param}=${q(value)}`, auth });
       }
       // The list's filters, each alone and with the ids' extremes (an id past any integer the database takes).
-      for (const param of ['categories', 'categories_exclude', 'tags', 'tags_exclude', 'author', 'author_exclude', 'include', 'exclude', 'after', 'before', 'modified_after', 'modified_before', 'orderby', 'order']) {
+      for (const param of ['categories', 'categories_exclude', 'tags', 'tags_exclude', 'author', 'author_exclude', 'include', 'exclude', 'after', 'before', 'modified_after', 'modified_before', 'orderby', 'order', '_embed']) {
         cases.push({ path: `/wp/v2/posts?${param}=${q(value)}`, auth: null });
       }
       for (const param of ['search', 'who', 'include', 'exclude', 'orderby', 'order', 'page', 'context']) cases.push({ path: `/wp/v2/users?${param}=${q(value)}` });

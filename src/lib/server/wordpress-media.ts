@@ -160,6 +160,14 @@ async function readMedia(call: WordPressRequest, by: { id: string } | { wp_id: n
   return data as unknown as MediaRow | null;
 }
 
+/** The files of `wpIds` the caller may read, in WordPress's shape, by id (posts' `_embed`). */
+export async function embeddableMedia(call: WordPressRequest, wpIds: number[]): Promise<Map<number, ReturnType<typeof wpMedia>>> {
+  if (wpIds.length === 0) return new Map();
+  const { data, error } = await reader(call).from('media').select(MEDIA_ROW_COLUMNS).eq('organization_id', call.context.organizationId).in('wp_id', [...new Set(wpIds)]);
+  if (error) throw new Error(`reading media failed: ${error.message}`);
+  return new Map((data as unknown as MediaRow[]).map((row) => [row.wp_id, wpMedia(call, row)]));
+}
+
 /** A Media Library file as WordPress answers an attachment. */
 function wpMedia(call: WordPressRequest, row: MediaRow) {
   const { siteAddress } = call.context;

@@ -24,6 +24,9 @@ import { postSlug } from '../slug.ts';
 import { SLUG_PATTERN } from '../../schemas/common.ts';
 import { SEO_META_KEYS, WpPostInputSchema, WpPostListSchema, type WpPostInput, type WpPostListQuery } from '../../schemas/wordpress.ts';
 import { ArrivalFailed, arrivalFields, type ArrivingPost, DeliveryProblem, storeArrival } from './post-arrival.ts';
+import { embeddableMedia } from './wordpress-media.ts';
+import { embeddableTerms } from './wordpress-terms.ts';
+import { embeddableAuthors } from './wordpress-users.ts';
 import { sendAfterChange, type RequestedRebuild, buildAtOnce, quietWindowMs } from './rebuilds.ts';
 import {
   arrayLiteral,
@@ -200,17 +203,45 @@ async function listPosts(call: WordPressRequest): Promise<Response> {
   return collection(await wpPosts(call, read.rows), read.total, page, perPage, call.url);
 }
 
-/** Posts in WordPress's shape, their tags' ids read once for all of them. */
+/** What `_embed` may name; an empty `_embed` (or `1`, `true`) embeds them all, as in WordPress. */
+const EMBEDDABLE = ['author', 'wp:featuredmedia', 'wp:term'] as const;
+
+/** The embeds the request asks for (`_embed`, `_embed=author,wp:term`), none without the parameter. */
+function embedsAsked(url: URL): Set<(typeof EMBEDDABLE)[number]> {
+  const asked = url.searchParams.get('_embed');
+  if (asked === null) return new Set();
+  const names = asked.split(',').map((name) => name.trim()).filter((name) => name && name !== '1' && name !== 'true');
+  return new Set(EMBEDDABLE.filter((name) => names.length === 0 || names.includes(name)));
+}
+
+/**
+ * Posts in WordPress's shape, their tags' ids read once for all of them; with `_embed`, each with `_embedded`:
+ * its author (the name the site shows), its featured image as the caller may read it, and its category and tags.
+ */
 async function wpPosts(call: WordPressRequest, rows: PostRow[]) {
   const tagIds = await tagIdsByName(call, rows.flatMap((row) => row.tags ?? []));
-  return rows.map((row) => wpPost(call, row, tagIds));
+  const posts = rows.map((row) => wpPost(call, row, tagIds));
+  const embeds = embedsAsked(call.url);
+  if (embeds.size === 0) return posts;
+  const authors = embeds.has('author') ? await embeddableAuthors(call, posts.map((post) => post.author)) : null;
+  const media = embeds.has('wp:featuredmedia') ? await embeddableMedia(call, posts.map((post) => post.featured_media)) : null;
+  const terms = embeds.has('wp:term') ? await embeddableTerms(call) : null;
+  const present = <T>(items: (T | undefined)[]) => items.filter((item): item is T => item !== undefined);
+  return posts.map((post) => ({
+    ...post,
+    _embedded: {
+      ...(authors ? { author: present([authors.get(post.author)]) } : {}),
+      ...(media && media.has(post.featured_media) ? { 'wp:featuredmedia': [media.get(post.featured_media)] } : {}),
+      ...(terms ? { 'wp:term': [present(post.categories.map((id) => terms.category.get(id))), present(post.tags.map((id) => terms.post_tag.get(id)))] } : {}),
+    },
+  }));
 }
 
 /** `GET /posts/{id}`: a post the site shows for anyone, any other to its organization's editors and admins. */
 async function getPost(call: WordPressRequest): Promise<Response> {
   const row = await readPost(call);
   if (!row) return invalidPostId();
-  return wpJson(wpPost(call, row, await tagIdsByName(call, row.tags ?? [])));
+  return wpJson((await wpPosts(call, [row]))[0]);
 }
 
 /** `POST /posts`: a new post through the arrival path; 201 with the post and its Location. */
@@ -243,7 +274,7 @@ async function updatePost(call: WordPressRequest): Promise<Response> {
   const stored = await store(call, { ...arriving, target: { postId: existing.id } });
   if (stored instanceof Response) return stored;
   const row = (await readPost(call, stored))!;
-  return wpJson(wpPost(call, row, await tagIdsByName(call, row.tags ?? [])));
+  return wpJson((await wpPosts(call, [row]))[0]);
 }
 
 /** `DELETE /posts/{id}?force=true`: the post is gone (audited as the password's member), the site rebuilt. */
@@ -429,6 +460,7 @@ function wpPost(call: WordPressRequest, row: PostRow, tagIds: Map<string, number
     _links: {
       self: [{ href: self }],
       collection: [{ href: wpLink(siteAddress, 'posts') }],
+      ...(row.author ? { author: [{ embeddable: true, href: wpLink(siteAddress, `users/${row.author.wp_id}`) }] } : {}),
       ...(row.media ? { 'wp:featuredmedia': [{ embeddable: true, href: wpLink(siteAddress, `media/${row.media.wp_id}`) }] } : {}),
     },
   };

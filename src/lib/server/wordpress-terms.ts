@@ -70,6 +70,12 @@ async function visibleTerms(call: WordPressRequest, taxonomy: Taxonomy): Promise
   return mayWrite(call) ? all : all.filter((term) => !term.needsReview);
 }
 
+/** The terms the caller may see in WordPress's shape, by id, for the posts a request embeds them in (`_embed`). */
+export async function embeddableTerms(call: WordPressRequest): Promise<Record<Taxonomy, Map<number, ReturnType<typeof wpTerm>>>> {
+  const byId = async (taxonomy: Taxonomy) => new Map((await visibleTerms(call, taxonomy)).map((term) => [term.wp_id, wpTerm(call, taxonomy, term)]));
+  return { category: await byId('category'), post_tag: await byId('post_tag') };
+}
+
 function wpTerm(call: WordPressRequest, taxonomy: Taxonomy, term: Term) {
   const base = taxonomy === 'category' ? 'categories' : 'tags';
   const path = taxonomy === 'category' ? categoryPath(term.slug) : tagPath(term.name);

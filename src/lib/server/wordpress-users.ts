@@ -125,6 +125,24 @@ function wpUser(call: WordPressRequest, member: Member, edit: boolean) {
   };
 }
 
+/**
+ * The authors of posts the caller reads, in WordPress's public fields, by id (posts' `_embed`): the name the
+ * site's pages show under each post, for visitors too; never more.
+ */
+export async function embeddableAuthors(call: WordPressRequest, wpIds: number[]): Promise<Map<number, ReturnType<typeof wpUser>>> {
+  if (wpIds.length === 0) return new Map();
+  const { data, error } = await call.context.service.from('profiles').select('id, wp_id, email, full_name, created_at').in('wp_id', [...new Set(wpIds)]);
+  if (error) throw new Error(`reading the authors failed: ${error.message}`);
+  type Row = { id: string; wp_id: number; email: string; full_name: string | null; created_at: string };
+  return new Map(
+    (data as Row[]).map((row) => {
+      const name = row.full_name?.trim() || row.email.split('@')[0]!;
+      const member: Member = { userId: row.id, wpId: row.wp_id, name, email: row.email, fullName: row.full_name?.trim() ?? '', role: 'viewer', registered: row.created_at };
+      return [row.wp_id, wpUser(call, member, false)];
+    }),
+  );
+}
+
 /** `context=edit` is an admin's (WordPress's `list_users`); anyone else asking for it is 403. */
 function editContext(call: WordPressRequest): boolean | Response {
   if (call.url.searchParams.get('context') !== 'edit') return false;
