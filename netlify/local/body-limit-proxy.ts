@@ -8,12 +8,14 @@
  * unhandled rejection ends the whole server ("Stream body too big"). No option changes this, and an edge
  * function or redirect rule would run only after the body was read. So the check happens before
  * netlify-cli sees the request: bodies are read here in full (netlify-cli would buffer them anyway) and
- * forwarded only when complete and within the limit, so netlify-cli never gets one it would choke on.
+ * forwarded only when complete and within the limit, so netlify-cli never gets one it would choke on. A body
+ * whose Content-Type netlify-cli cannot parse goes on as octet-stream (unparsable-content-type.ts).
  */
 import { Agent, createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import { pipeline, type Duplex } from 'node:stream';
 import { bodyTooLargeText, FUNCTION_BODY_LIMIT_BYTES } from '../../src/lib/server/http.ts';
+import { passableHeaders } from './unparsable-content-type.ts';
 
 /** Headers about one connection, not the message: never forwarded (RFC 9110 section 7.6.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
@@ -71,7 +73,7 @@ function forward(req: IncomingMessage, body: Buffer, res: ServerResponse, upstre
       agent: upstream.agent,
       method: req.method,
       path: req.url,
-      headers: { ...forwardedHeaders(req), ...(hasBody && { 'content-length': String(body.length) }) },
+      headers: { ...passableHeaders(forwardedHeaders(req), hasBody), ...(hasBody && { 'content-length': String(body.length) }) },
     },
     (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEndHeaders(answer.headers));

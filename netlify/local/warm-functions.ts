@@ -18,6 +18,7 @@ import { statSync } from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { WorkerOptions } from 'node:worker_threads';
+import { restoreContentType } from './unparsable-content-type.ts';
 
 const require = createRequire(import.meta.url);
 const threads = require('node:worker_threads') as typeof import('node:worker_threads');
@@ -66,6 +67,7 @@ function instanceFor(invocation: Invocation, env: WorkerOptions['env']): Instanc
 /** Runs one invocation on a warm instance of its function; the returned emitter says `message` or `error` once. */
 function invoke(options: WorkerOptions): EventEmitter {
   const invocation = options.workerData as Invocation;
+  restoreContentType(invocation.event as Parameters<typeof restoreContentType>[0]);
   const answer = new EventEmitter();
   const instance = instanceFor(invocation, options.env);
   instance.busy = true;
