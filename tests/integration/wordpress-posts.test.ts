@@ -195,6 +195,26 @@ describe('raw requests', () => {
     expect(stored).toEqual({ title: editorsTitle, excerpt: "The editor's excerpt", content: '<p>The second version, sent by the tool.</p>' });
   });
 
+  it('keeps a past date with a publish (a backdated import), and a published post may be given another; in review mode the post still waits', async () => {
+    const imported = await call('/wp/v2/posts', { method: 'POST', body: { title: `Imported ${run}`, content: '<p>Written in 2024.</p>', status: 'publish', date: '2024-03-05T09:30:00' } });
+    expect(imported.status).toBe(201);
+    expect(imported.json).toMatchObject({ status: 'publish', date: '2024-03-05T09:30:00', date_gmt: '2024-03-05T09:30:00' });
+    expect((await postsTitled(`Imported ${run}`))[0]).toMatchObject({ status: 'published', published_at: '2024-03-05T09:30:00+00:00' });
+    const moved = await call(`/wp/v2/posts/${imported.json.id}`, { method: 'PATCH', body: { status: 'publish', date_gmt: '2023-11-20T08:00:00Z' } });
+    expect(moved.json).toMatchObject({ status: 'publish', date_gmt: '2023-11-20T08:00:00' });
+    // Without a date an update leaves the post's date alone.
+    expect((await call(`/wp/v2/posts/${imported.json.id}`, { method: 'PATCH', body: { excerpt: 'Still from 2023.' } })).json.date_gmt).toBe('2023-11-20T08:00:00');
+
+    const restore = await setPublishMode('draft');
+    try {
+      const held = await call('/wp/v2/posts', { method: 'POST', body: { title: `Imported for review ${run}`, content: '<p>Waits.</p>', status: 'publish', date: '2024-01-01T00:00:00' } });
+      expect(held.json.status).toBe('draft');
+      expect((await postsTitled(`Imported for review ${run}`))[0]).toMatchObject({ status: 'draft', published_at: null });
+    } finally {
+      await restore();
+    }
+  });
+
   it("follows the organization's choice for a publish: a draft for review, or the queue's next slot answered as future", async () => {
     const restore = await setPublishMode('draft');
     cleanup.push(restore);

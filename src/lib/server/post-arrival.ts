@@ -71,7 +71,10 @@ export interface ArrivingPost {
   /** SEO title and description (null: none). */
   metaTitle?: string | null;
   metaDescription?: string | null;
-  /** What the sender asks: publish (the organization's choice decides), draft, or future at `publishAt`. */
+  /**
+   * What the sender asks: publish (the organization's choice decides), draft, or future at `publishAt`. A
+   * publish with a past `publishAt` is dated then (a backdated import), where the post is published at once.
+   */
   status?: 'publish' | 'draft' | 'future';
   publishAt?: string;
   /** An update of one post by id, or a new post whatever its slug. Neither: the post with the slug, else a new one. */
@@ -170,7 +173,7 @@ export async function arrivalFields(client: SupabaseClient, organizationId: stri
     meta_title: post.metaTitle,
     meta_description: post.metaDescription,
     status: post.status,
-    published_at: post.status === 'future' ? post.publishAt : undefined,
+    published_at: post.status === 'future' || post.status === 'publish' ? post.publishAt : undefined,
     post_id: post.target && 'postId' in post.target ? post.target.postId : undefined,
     new_post: post.target && 'newPost' in post.target ? true : undefined,
   };

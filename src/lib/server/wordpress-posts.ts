@@ -11,7 +11,8 @@
  *   naming it, with nothing written; slugs and names reach PostgREST quoted (inList), never as its syntax.
  * - Create: `title` and `content` are required; the status defaults to `draft`, as WordPress's does;
  *   `publish` follows the organization's choice for arrivals (published, a draft for review, or the queue's next
- *   slot, answered as `future` with its date); `future` needs a date ahead; `pending` is kept as a draft. A slug
+ *   slot, answered as `future` with its date), and a past `date` with it dates the post then where it is published
+ *   at once (a backdated import; a published post may be given another past date); `future` needs a date ahead; `pending` is kept as a draft. A slug
  *   another post has gets `-2` (WordPress's rule), so a second create never overwrites.
  * - Update (POST, PUT or PATCH on `/posts/{id}`): only the fields sent change.
  * - Delete needs `force=true` (there is no trash, as WordPress answers for types without one). Who may delete
@@ -372,7 +373,8 @@ async function arrivingPost(call: WordPressRequest, input: WpPostInput, existing
     metaTitle: seo(SEO_META_KEYS.title),
     metaDescription: seo(SEO_META_KEYS.description),
     ...(status ? { status } : {}),
-    ...(status === 'future' ? { publishAt: date! } : {}),
+    // A past date kept with a publish: the article's own date (an import), as WordPress keeps it.
+    ...(status === 'future' || (status === 'publish' && date) ? { publishAt: date! } : {}),
   };
 }
 
