@@ -80,6 +80,21 @@ export const WpPostInputSchema = z.object({
 export type WpPostInput = z.infer<typeof WpPostInputSchema>;
 
 /**
+ * What a tool may change of a Media Library file (`POST`/`PUT`/`PATCH /media/{id}`): its alt text (as the
+ * library's editor bounds it) and its title (the file's name in the library, its extension kept). WordPress's
+ * caption and description are not kept by the library: sent with text, they are refused by name rather than
+ * dropped (sent empty, as some tools send every field, they ask for nothing).
+ */
+export const WpMediaUpdateSchema = z
+  .object({
+    alt_text: storableString().trim().max(500, atMost(500)).optional(),
+    title: rawText(storableString().trim().min(1, 'must not be empty').max(200, atMost(200))).optional(),
+    caption: rawText(z.string().max(0, 'is not kept: the Media Library has alt text and a title only')).optional(),
+    description: rawText(z.string().max(0, 'is not kept: the Media Library has alt text and a title only')).optional(),
+  })
+  .loose();
+
+/**
  * A category or tag a tool creates: its name, within the taxonomy's limit (POST_LIMITS: 80 characters for a
  * category, 50 for a tag); WordPress's `description` and `parent` are not kept.
  */

@@ -390,7 +390,44 @@ describe('media', () => {
     await service.from('organization_memberships').update({ role: 'viewer' }).eq('user_id', member.id).eq('organization_id', seed.scalePro);
     const asViewer = await upload(await png(40), { 'content-type': 'image/png', 'content-disposition': `attachment; filename="viewer-${run}.png"` }, [member.email, (made.data as { password: string }).password]);
     expect(asViewer).toMatchObject({ status: 403, json: { code: 'rest_cannot_create' } });
-    const { data } = await service.from('media').select('file_name').eq('organization_id', seed.scalePro).like('file_name', `%${run}%`).not('file_name', 'like', 'cover-%').not('file_name', 'like', 'multipart-%');
+    const { data } = await service.from('media').select('file_name').eq('organization_id', seed.scalePro).like('file_name', `%${run}%`).not('file_name', 'like', 'cover-%').not('file_name', 'like', 'multipart-%').not('file_name', 'like', 'renamed-%');
     expect(data).toEqual([]);
+  });
+
+  it("changes a file's alt text and title after the upload, as api-fetch and mcp-wordpress do; refuses a caption, a viewer, a visitor and another organization's file", async () => {
+    const name = `described-${run}.png`;
+    const uploaded = await fetch(`${server.origin}/wp-json/wp/v2/media`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${EDITOR.email}:${DEV_PASSWORD}`).toString('base64')}`, 'content-type': 'image/png', 'content-disposition': `attachment; filename="${name}"` },
+      body: await png(50),
+    }).then((response) => response.json());
+    const described = await call(`/wp/v2/media/${uploaded.id}`, { method: 'POST', body: { alt_text: '  A teal rectangle  ', caption: '', description: { raw: '' } } });
+    expect(described.status).toBe(200);
+    expect(described.json).toMatchObject({ id: uploaded.id, alt_text: 'A teal rectangle', title: { rendered: `described-${run}` } });
+    const renamed = await call(`/wp/v2/media/${uploaded.id}`, { method: 'PUT', body: { title: { raw: `renamed-${run}` } } });
+    expect(renamed.json).toMatchObject({ alt_text: 'A teal rectangle', title: { rendered: `renamed-${run}` } });
+    const [row] = await mediaNamed(`renamed-${run}.png`);
+    expect(row).toMatchObject({ wp_id: uploaded.id, alt_text: 'A teal rectangle' });
+
+    const before = JSON.stringify(row);
+    const refused = await call(`/wp/v2/media/${uploaded.id}`, { method: 'PATCH', body: { alt_text: 'Changed', caption: 'A caption' } });
+    expect(refused).toMatchObject({ status: 400, json: { code: 'rest_invalid_param', data: { params: { caption: expect.stringContaining('is not kept') } } } });
+    expect((await call(`/wp/v2/media/${uploaded.id}`, { method: 'PATCH', body: { alt_text: 'x'.repeat(501) } })).status).toBe(400);
+    expect((await call(`/wp/v2/media/${uploaded.id}`, { method: 'PATCH', body: { alt_text: 'By a visitor' }, auth: null })).status).toBe(401);
+    const member = await createMember('editor');
+    cleanup.push(member.remove);
+    const made = await (await signedInClient(member.email)).rpc('create_application_password', { p_organization_id: seed.scalePro, p_name: 'Describer' });
+    await service.from('organization_memberships').update({ role: 'viewer' }).eq('user_id', member.id).eq('organization_id', seed.scalePro);
+    const asViewer = await call(`/wp/v2/media/${uploaded.id}`, { method: 'PATCH', body: { alt_text: 'By a viewer' }, auth: [member.email, (made.data as { password: string }).password] });
+    expect(asViewer).toMatchObject({ status: 403, json: { code: 'rest_cannot_edit' } });
+    // Another organization's file (a row as the database owner's seed writes one): not this site's, so 404.
+    const otherPath = `${seed.evergreen}/elsewhere-${run}.png`;
+    const otherId = await withDatabase(async (db) =>
+      (await db.query("insert into public.media (organization_id, storage_path, file_name, mime_type, size_bytes) values ($1, $2, 'elsewhere.png', 'image/png', 100) returning wp_id", [seed.evergreen, otherPath])).rows[0]!.wp_id as number,
+    );
+    cleanup.push(() => withDatabase((db) => db.query('delete from public.media where storage_path = $1', [otherPath])));
+    expect((await call(`/wp/v2/media/${otherId}`, { method: 'PATCH', body: { alt_text: 'Not yours' } })).status).toBe(404);
+    expect((await service.from('media').select('alt_text').eq('storage_path', otherPath).single()).data).toEqual({ alt_text: '' });
+    expect(JSON.stringify((await mediaNamed(`renamed-${run}.png`))[0])).toBe(before);
   });
 });

@@ -5,14 +5,14 @@
  * `alt_text`, `title`). It lands in the organization's Media Library as a back-office upload does (one copy per
  * image: the same bytes answer the library's file), credited to the password's member. Files are images of the
  * library's types up to its size; anything else is refused naming the file and why, with nothing stored. Editors
- * and admins list, read and upload the library's files; visitors (and viewers) read through the anon key, so they
+ * and admins list, read and upload the library's files, and change a file's alt text and title (updateMedia); visitors (and viewers) read through the anon key, so they
  * see what the database lets the site show: the featured images of published posts.
  */
 import { likeLiteral } from '../ilike-pattern.ts';
 import { imageProblem } from '../image-file.ts';
 import { MEDIA_COLUMNS, type MediaItem, mediaPublicUrl } from '../media-library.ts';
 import { publicSupabaseConfig } from '../supabase-config.ts';
-import { WpPagingSchema } from '../../schemas/wordpress.ts';
+import { WpMediaUpdateSchema, WpPagingSchema } from '../../schemas/wordpress.ts';
 import { FUNCTION_BODY_LIMIT_BYTES, HttpError, readBytes } from './http.ts';
 import { ImageProblem, storeMedia } from './webhook-images.ts';
 import {
@@ -23,6 +23,7 @@ import {
   invalidFromZod,
   mayWrite,
   queryObject,
+  readBody,
   readPage,
   reader,
   type WordPressRequest,
@@ -57,6 +58,31 @@ async function listMedia(call: WordPressRequest): Promise<Response> {
 async function getMedia(call: WordPressRequest): Promise<Response> {
   const row = await readMedia(call, { wp_id: call.id! });
   return row ? wpJson(wpMedia(call, row)) : wpError(404, 'rest_post_invalid_id', 'Invalid post ID.');
+}
+
+/**
+ * `POST`/`PUT`/`PATCH /media/{id}`: a file's alt text and title (its name, the extension kept), as the library's
+ * editor changes them; editors and admins of the organization only (the library's own rule, "Editors describe
+ * media"). Only the fields sent change; 400 naming a field it cannot take, with nothing written.
+ */
+async function updateMedia(call: WordPressRequest): Promise<Response> {
+  if (!mayWrite(call)) return forbidden(call, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
+  const row = await readMedia(call, { wp_id: call.id! });
+  if (!row) return wpError(404, 'rest_post_invalid_id', 'Invalid post ID.');
+  const body = await readBody(call.request, call.url);
+  if (body instanceof Response) return body;
+  const parsed = WpMediaUpdateSchema.safeParse(body);
+  if (!parsed.success) return invalidFromZod(parsed.error);
+  const { alt_text: altText, title } = parsed.data;
+  const changes = {
+    ...(altText !== undefined ? { alt_text: altText } : {}),
+    ...(title !== undefined ? { file_name: `${title}${row.file_name.match(/\.[^.]+$/)?.[0] ?? ''}` } : {}),
+  };
+  if (Object.keys(changes).length) {
+    const { error } = await call.context.service.from('media').update(changes).eq('id', row.id).eq('organization_id', call.context.organizationId);
+    if (error) throw new Error(`updating media ${row.id} failed: ${error.message}`);
+  }
+  return wpJson(wpMedia(call, (await readMedia(call, { id: row.id }))!));
 }
 
 /** `POST /media`: the file into the Media Library; 201 with the file (the library's own when it has these bytes). */
@@ -205,4 +231,4 @@ function wpMedia(call: WordPressRequest, row: MediaRow) {
 }
 
 export const mediaRoutes: Record<string, Handler> = { GET: listMedia, POST: uploadMedia };
-export const mediaRoutesById: Record<string, Handler> = { GET: getMedia };
+export const mediaRoutesById: Record<string, Handler> = { GET: getMedia, POST: updateMedia, PUT: updateMedia, PATCH: updateMedia };
