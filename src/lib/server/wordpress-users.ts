@@ -67,7 +67,7 @@ async function activeMembers(call: WordPressRequest): Promise<Member[]> {
     .map(({ role, profile }) => ({
       userId: profile.id,
       wpId: profile.wp_id,
-      name: profile.full_name?.trim() || profile.email.split('@')[0]!,
+      name: displayName(profile),
       email: profile.email,
       fullName: profile.full_name?.trim() ?? '',
       role,
@@ -98,19 +98,27 @@ async function visibleMembers(call: WordPressRequest): Promise<Member[]> {
 
 const slugOf = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
-/** A member in WordPress's shape; with `edit` (an admin's `context=edit`), their roles and registration too. */
-function wpUser(call: WordPressRequest, member: Member, edit: boolean) {
-  const base = {
-    id: member.wpId,
-    name: member.name,
+/** The name a person is shown by: their full name, else the part of their e-mail before the @ (never the whole). */
+const displayName = (profile: { full_name: string | null; email: string }) => profile.full_name?.trim() || profile.email.split('@')[0]!;
+
+/** WordPress's public fields of a user (what anyone who may see them is shown). */
+function publicUser(call: WordPressRequest, wpId: number, name: string) {
+  return {
+    id: wpId,
+    name,
     url: '',
     description: '',
     link: `${call.context.siteAddress}/blog`,
-    slug: slugOf(member.name),
+    slug: slugOf(name),
     avatar_urls: {},
     meta: [],
-    _links: { self: [{ href: wpLink(call.context.siteAddress, `users/${member.wpId}`) }], collection: [{ href: wpLink(call.context.siteAddress, 'users') }] },
+    _links: { self: [{ href: wpLink(call.context.siteAddress, `users/${wpId}`) }], collection: [{ href: wpLink(call.context.siteAddress, 'users') }] },
   };
+}
+
+/** A member in WordPress's shape; with `edit` (an admin's `context=edit`), their roles and registration too. */
+function wpUser(call: WordPressRequest, member: Member, edit: boolean) {
+  const base = publicUser(call, member.wpId, member.name);
   if (!edit) return base;
   const [firstName, ...rest] = member.fullName.split(/\s+/);
   return {
@@ -129,18 +137,11 @@ function wpUser(call: WordPressRequest, member: Member, edit: boolean) {
  * The authors of posts the caller reads, in WordPress's public fields, by id (posts' `_embed`): the name the
  * site's pages show under each post, for visitors too; never more.
  */
-export async function embeddableAuthors(call: WordPressRequest, wpIds: number[]): Promise<Map<number, ReturnType<typeof wpUser>>> {
+export async function embeddableAuthors(call: WordPressRequest, wpIds: number[]): Promise<Map<number, ReturnType<typeof publicUser>>> {
   if (wpIds.length === 0) return new Map();
-  const { data, error } = await call.context.service.from('profiles').select('id, wp_id, email, full_name, created_at').in('wp_id', [...new Set(wpIds)]);
+  const { data, error } = await call.context.service.from('profiles').select('wp_id, email, full_name').in('wp_id', [...new Set(wpIds)]);
   if (error) throw new Error(`reading the authors failed: ${error.message}`);
-  type Row = { id: string; wp_id: number; email: string; full_name: string | null; created_at: string };
-  return new Map(
-    (data as Row[]).map((row) => {
-      const name = row.full_name?.trim() || row.email.split('@')[0]!;
-      const member: Member = { userId: row.id, wpId: row.wp_id, name, email: row.email, fullName: row.full_name?.trim() ?? '', role: 'viewer', registered: row.created_at };
-      return [row.wp_id, wpUser(call, member, false)];
-    }),
-  );
+  return new Map((data as { wp_id: number; email: string; full_name: string | null }[]).map((row) => [row.wp_id, publicUser(call, row.wp_id, displayName(row))]));
 }
 
 /** `context=edit` is an admin's (WordPress's `list_users`); anyone else asking for it is 403. */
