@@ -87,7 +87,7 @@ export function useBackOfficeAccess(): BackOfficeState {
       case 'signed-out':
         leaving.current = true;
         if (allowedBefore.current) sessionExpired();
-        else window.location.assign(signInUrl(window.location.pathname));
+        else window.location.assign(signInUrl(window.location.pathname + window.location.search));
         return;
       case 'denied':
         leaving.current = true;

@@ -2,11 +2,13 @@
  * Application passwords end to end, on the served site: an editor makes one under Profile, sees it once, a
  * publishing tool uses it (HTTP Basic auth against /wp-json/, and the /?rest_route= and /index.php?rest_route= forms netlify.toml rewrites)
  * and saves a draft the editor finds in the post list as theirs, the list then shows the password's last use,
- * and once revoked the tool is refused. The site's pages announce the API.
+ * and once revoked the tool is refused. The site's pages announce the API. A tool that connects through
+ * WordPress's login-approval page gets a working password when the member approves, nothing when they refuse,
+ * and a request that would send the password to an unsafe address is refused before anything is made.
  */
 import { expect, test } from './fixtures';
 import { signInAt } from './support/sign-in';
-import { createUser, removeUser } from './support/backend';
+import { createUser, removeUser, service } from './support/backend';
 
 let email = '';
 test.afterAll(async () => {
@@ -22,6 +24,8 @@ test('an editor makes an application password, a tool publishes with it, and onc
 
   const card = page.getByRole('region', { name: 'Application Passwords' });
   await expect(card.getByText('No application passwords yet')).toBeVisible();
+  const login = editor.email.split('@')[0]!;
+  await expect(card.getByTestId('user-login')).toHaveText(login);
   await card.getByRole('button', { name: 'Add Application Password' }).click();
   await expect(card.getByText('Give the application password a name, such as the tool that will use it.')).toBeVisible();
   await card.getByLabel('New application password name').fill('ZimmWriter');
@@ -31,11 +35,13 @@ test('an editor makes an application password, a tool publishes with it, and onc
   const password = (await shown.textContent())!;
   await expect(card.getByRole('row', { name: /ZimmWriter/ })).toContainText('Never');
 
-  // The tool: Basic auth with the e-mail and the password, in both of WordPress's address forms.
+  // The tool: Basic auth with the e-mail (or the user name) and the password, in both of WordPress's address forms.
   const auth = { authorization: `Basic ${Buffer.from(`${editor.email}:${password}`).toString('base64')}` };
   const me = await request.get('/wp-json/wp/v2/users/me?context=edit', { headers: auth });
   expect(me.status()).toBe(200);
-  expect(await me.json()).toMatchObject({ email: editor.email, roles: ['editor'] });
+  expect(await me.json()).toMatchObject({ email: editor.email, username: login, roles: ['editor'] });
+  const byName = await request.get('/wp-json/wp/v2/users/me', { headers: { authorization: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}` } });
+  expect(byName.status()).toBe(200);
   for (const path of ['/?rest_route=/wp/v2/users/me', '/index.php?rest_route=/wp/v2/users/me']) {
     const plain = await request.get(path, { headers: { authorization: `Basic ${Buffer.from(`${editor.email}:${password.replaceAll(' ', '')}`).toString('base64')}` } });
     expect(plain.status(), path).toBe(200);
@@ -76,5 +82,47 @@ test('an editor makes an application password, a tool publishes with it, and onc
   await expect(card.getByRole('link', { name: 'How to connect a tool, and what it can do here' })).toHaveAttribute('href', '/docs/wordpress-publishing-tools');
   await page.goto('/docs/wordpress-publishing-tools');
   await expect(page.getByRole('heading', { level: 1, name: 'Connecting a WordPress publishing tool' })).toBeVisible();
-  await expect(page.getByRole('cell', { name: 'your e-mail address, the one you sign in with' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: /your user name .* or your e-mail address/ })).toBeVisible();
+});
+
+test('a tool connects through the login-approval page: signed out, the member signs in, approves, and the tool publishes with what it was given', async ({ page, request }) => {
+  const editor = await createUser('editor');
+  try {
+    const index = await (await request.get('/wp-json/')).json();
+    const approvalPage = new URL(index.authentication['application-passwords'].endpoints.authorization);
+    expect(approvalPage.pathname).toBe('/admin/authorize-application');
+    // Where the tool waits: the browser is sent there with the password, which this test reads off the address.
+    await page.route('https://ulysses.test/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<p>Connected</p>' }));
+    const ask = (query: Record<string, string>) => `${approvalPage.pathname}?${new URLSearchParams(query)}`;
+
+    // An unsafe return address is refused before anything is made; the page says which and why.
+    await signInAt(page, ask({ app_name: 'Ulysses', success_url: 'http://ulysses.test/connected' }), editor.email);
+    await expect(page.getByRole('alert')).toContainText('The success URL (success_url) must be served over a secure connection (https).');
+    for (const query of [{ success_url: 'javascript:alert(1)//x' }, { app_id: 'not-a-uuid' }] as Record<string, string>[]) {
+      await page.goto(ask({ app_name: 'Ulysses', ...query }));
+      await expect(page.getByRole('heading', { name: 'This connection request cannot be approved' })).toBeVisible();
+    }
+
+    // Refused: back to the tool with success=false, nothing made.
+    await page.goto(ask({ app_name: 'Ulysses', success_url: 'https://ulysses.test/connected?state=1', reject_url: 'https://ulysses.test/refused' }));
+    await page.getByRole('button', { name: 'No, I do not approve of this connection' }).click();
+    await expect(page).toHaveURL('https://ulysses.test/refused?success=false');
+    expect((await service.from('application_passwords').select('id').eq('user_id', editor.id)).data).toEqual([]);
+
+    // Approved: back to the tool with the site, the user name and a password that publishes.
+    await page.goto(ask({ app_name: 'Ulysses', app_id: '6f2c5b0e-1c1d-4a0e-9a57-0d7d1b9c2f11', success_url: 'https://ulysses.test/connected?state=1' }));
+    await expect(page.getByText('Ulysses would like to connect to your account on Scale Pro Marketing')).toBeVisible();
+    await expect(page.getByLabel('New Application Password Name')).toHaveValue('Ulysses');
+    await page.getByRole('button', { name: 'Yes, I approve of this connection' }).click();
+    await page.waitForURL(/^https:\/\/ulysses\.test\/connected/);
+    const granted = new URL(page.url()).searchParams;
+    expect(granted.get('state')).toBe('1');
+    expect(granted.get('site_url')).toBe(approvalPage.origin);
+    expect(granted.get('user_login')).toBe(editor.email.split('@')[0]);
+    const auth = { authorization: `Basic ${Buffer.from(`${granted.get('user_login')}:${granted.get('password')}`).toString('base64')}` };
+    expect((await (await request.get('/wp-json/wp/v2/users/me', { headers: auth })).json()).name).toBe('E2E editor');
+    expect((await service.from('application_passwords').select('name').eq('user_id', editor.id)).data).toEqual([{ name: 'Ulysses' }]);
+  } finally {
+    await removeUser(editor.email);
+  }
 });

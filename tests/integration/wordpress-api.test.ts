@@ -56,7 +56,7 @@ describe('the API index', () => {
     const index = await answer.json();
     expect(index).toMatchObject({ name: 'Scale Pro Marketing', url: 'http://localhost:8888', namespaces: ['wp/v2'] });
     expect(Object.keys(index.routes)).toEqual(expect.arrayContaining(['/', '/wp/v2', '/wp/v2/users/me']));
-    expect(index.authentication['application-passwords'].endpoints.authorization).toBe('http://localhost:8888/admin/profile');
+    expect(index.authentication['application-passwords'].endpoints.authorization).toBe('http://localhost:8888/admin/authorize-application');
     expect((await (await call('/wp-json')).json()).namespaces).toEqual(['wp/v2']);
     expect((await (await call('/wp-json/wp/v2')).json()).namespace).toBe('wp/v2');
   });
@@ -112,6 +112,52 @@ describe('users/me with an application password', () => {
     expect(viewer.capabilities.publish_posts).toBeUndefined();
   });
 
+  it('signs in with the user name as with the e-mail, shows it as username, and counts both as one account toward the lockout', async () => {
+    const editor = await member('editor');
+    const made = await makePassword(editor.email, 'By name');
+    const { data: profile } = await service.from('profiles').select('user_login').eq('id', editor.id).single();
+    const login = profile!.user_login as string;
+    expect(login).toBe(editor.email.split('@')[0]);
+    for (const name of [login, login.toUpperCase(), ` ${login} `]) {
+      const answer = await call('/wp-json/wp/v2/users/me?context=edit', { auth: [name, made.data!.password], ip: '203.0.113.40' });
+      expect(answer.status, name).toBe(200);
+      expect(await answer.json(), name).toMatchObject({ username: login, email: editor.email, roles: ['editor'] });
+    }
+    // Another organization's member's user name with their own password: refused on this site.
+    const elsewhere = await member('editor', seed.evergreen);
+    const foreign = await makePassword(elsewhere.email, 'Foreign', seed.evergreen);
+    const { data: foreignProfile } = await service.from('profiles').select('user_login').eq('id', elsewhere.id).single();
+    expect((await call('/wp-json/wp/v2/users/me', { auth: [foreignProfile!.user_login, foreign.data!.password], ip: '203.0.113.41' })).status).toBe(401);
+
+    // Three wrong by e-mail and two by user name lock the account out from this address, whichever form is sent next.
+    const ip = '203.0.113.42';
+    for (const name of [editor.email, editor.email, editor.email, login, login]) {
+      expect((await call('/wp-json/wp/v2/users/me', { auth: [name, 'wrong wrong wrong'], ip })).status).toBe(401);
+    }
+    for (const name of [login, editor.email]) expect((await call('/wp-json/wp/v2/users/me', { auth: [name, made.data!.password], ip })).status, name).toBe(429);
+    const { count } = await service.from('login_attempts').select('id', { count: 'exact', head: true }).eq('email', editor.email).eq('ip_address', ip);
+    expect(count).toBe(7);
+  });
+
+  it('gives every new account a user name of its own that nobody can change through the API', async () => {
+    const first = await member('editor');
+    const { data: made } = await service.auth.admin.createUser({ email: `${first.email.split('@')[0]}@elsewhere.test`, password: seed.password, email_confirm: true });
+    members.push({ id: made.user!.id, remove: () => service.auth.admin.deleteUser(made.user!.id) });
+    const logins = (await service.from('profiles').select('id, user_login').in('id', [first.id, made.user!.id])).data!;
+    const byId = Object.fromEntries(logins.map((row) => [row.id, row.user_login]));
+    expect(byId[made.user!.id]).toBe(`${byId[first.id]}-2`);
+
+    // Neither the member nor an admin of the organization may rename it; a visitor cannot even read it.
+    const admin = await member('admin');
+    for (const email of [first.email, admin.email]) {
+      const client = await signedInClient(email);
+      const { error } = await client.from('profiles').update({ user_login: 'taken-over' }).eq('id', first.id);
+      expect(error?.code, email).toBe('42501');
+    }
+    expect((await anonClient().from('profiles').select('user_login').eq('id', first.id)).error?.code).toBe('42501');
+    expect((await service.from('profiles').select('user_login').eq('id', first.id).single()).data!.user_login).toBe(byId[first.id]);
+  });
+
   it("refuses a request without credentials with WordPress's 401", async () => {
     const answer = await call('/wp-json/wp/v2/users/me');
     expect(answer.status).toBe(401);
@@ -135,7 +181,7 @@ describe('users/me with an application password', () => {
     for (const [what, options] of refusals) {
       const answer = await call('/wp-json/wp/v2/users/me', options);
       expect(answer.status, what).toBe(401);
-      expect(await answer.json(), what).toEqual({ code: 'incorrect_password', message: 'The e-mail address or application password is not right for this site.', data: { status: 401 } });
+      expect(await answer.json(), what).toEqual({ code: 'incorrect_password', message: 'The user name, e-mail address or application password is not right for this site.', data: { status: 401 } });
     }
     const { data: attempts } = await service.from('login_attempts').select('email, success, failure_reason').eq('email', editor.email).eq('success', false);
     expect(attempts).toEqual(Array(3).fill({ email: editor.email, success: false, failure_reason: 'Invalid login credentials' }));

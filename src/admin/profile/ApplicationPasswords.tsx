@@ -12,6 +12,7 @@ import {
   ApplicationPasswordError,
   createApplicationPassword,
   listApplicationPasswords,
+  loadUserLogin,
   revokeApplicationPassword,
   type ApplicationPassword,
   type NewApplicationPassword,
@@ -24,10 +25,12 @@ import { useLoad } from '../use-load';
  * Application passwords, as WordPress keeps them under the profile: what a publishing tool (ZimmWriter's
  * WordPress mode, n8n, Zapier, the WordPress apps) signs in with, together with one's e-mail. Made with a name,
  * shown once; listed with when and from where each was last used; revoked at once. An admin also sees, and may
- * revoke, the other members' passwords of the organization.
+ * revoke, the other members' passwords of the organization. The member's user name is shown with its copy
+ * button: tools label the field "Username", and either it or the e-mail works there.
  */
 export function ApplicationPasswords({ userId, userEmail, organization }: { userId: string; userEmail: string; organization: { id: string; name: string } }) {
   const passwords = useLoad(() => listApplicationPasswords(supabaseBrowser(), organization.id), [organization.id], [organization.id]);
+  const login = useLoad(() => loadUserLogin(supabaseBrowser(), userId), [userId], [userId]);
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -75,8 +78,23 @@ export function ApplicationPasswords({ userId, userEmail, organization }: { user
     <Card aria-label="Application Passwords">
       <CardHeader
         title="Application Passwords"
-        description={`For publishing tools that post to WordPress sites (ZimmWriter, n8n, Zapier, the WordPress apps). In the tool, give this site's address, your e-mail (${userEmail}) and an application password. Each works for ${organization.name} only.`}
+        description={`For publishing tools that post to WordPress sites (ZimmWriter, n8n, Zapier, the WordPress apps). In the tool, give this site's address, your user name or e-mail (${userEmail}) and an application password. Each works for ${organization.name} only.`}
       />
+      <p className="-mt-2 mb-2 flex flex-wrap items-center gap-2 text-sm">
+        <span className="text-muted-foreground">Your user name:</span>
+        {login.value ? (
+          <>
+            <code data-testid="user-login" className="rounded bg-muted px-2 py-0.5 font-mono">
+              {login.value}
+            </code>
+            <CopyButton text={login.value} label="user name" />
+          </>
+        ) : login.state === 'error' ? (
+          <span>could not be loaded (your e-mail works too)</span>
+        ) : (
+          <Skeleton className="h-5 w-24" />
+        )}
+      </p>
       <p className="-mt-2 mb-4 text-sm">
         <a className="text-primary underline underline-offset-2" href="/docs/wordpress-publishing-tools" target="_blank" rel="noopener">
           How to connect a tool, and what it can do here
@@ -93,18 +111,7 @@ export function ApplicationPasswords({ userId, userEmail, organization }: { user
         </Button>
       </form>
 
-      {made && (
-        <div role="status" aria-label="New application password" className="mt-4 rounded-md border border-primary/40 bg-primary/5 p-4">
-          <p className="text-sm font-medium">Your new password for {made.name} is:</p>
-          <div className="mt-2 flex flex-wrap items-center gap-2">
-            <code data-testid="new-application-password" className="rounded bg-muted px-2 py-1 font-mono text-base">
-              {made.password}
-            </code>
-            <CopyButton text={made.password} label="application password" />
-          </div>
-          <p className="mt-2 text-sm text-muted-foreground">Copy it now: it will not be shown again. Spaces may be left in or out.</p>
-        </div>
-      )}
+      {made && <NewPasswordShown made={made} />}
 
       <div className="mt-6">
         {passwords.state === 'error' ? (
@@ -172,6 +179,22 @@ export function ApplicationPasswords({ userId, userEmail, organization }: { user
         onCancel={() => setRevoking(null)}
       />
     </Card>
+  );
+}
+
+/** A new password's only showing, with its copy button (here, and on the login-approval page). */
+export function NewPasswordShown({ made }: { made: NewApplicationPassword }) {
+  return (
+    <div role="status" aria-label="New application password" className="mt-4 rounded-md border border-primary/40 bg-primary/5 p-4">
+      <p className="text-sm font-medium">Your new password for {made.name} is:</p>
+      <div className="mt-2 flex flex-wrap items-center gap-2">
+        <code data-testid="new-application-password" className="rounded bg-muted px-2 py-1 font-mono text-base">
+          {made.password}
+        </code>
+        <CopyButton text={made.password} label="application password" />
+      </div>
+      <p className="mt-2 text-sm text-muted-foreground">Copy it now: it will not be shown again. Spaces may be left in or out.</p>
+    </div>
   );
 }
 

@@ -63,18 +63,20 @@ export function startSessionSync(): void {
 }
 
 /**
- * The sign-in page that returns to `pathname` afterwards: `/auth?next=<page>` for a blog management page,
- * plain `/auth` otherwise (the dashboard is where admins land anyway).
+ * The sign-in page that returns to `page` (a path, with its query for the login-approval page) afterwards:
+ * `/auth?next=<page>` for a page /auth may return to, plain `/auth` otherwise (the dashboard is where admins
+ * land anyway).
  */
-export function signInUrl(pathname: string): string {
-  const next = backOfficeReturnPath(pathname);
+export function signInUrl(page: string): string {
+  // Other pages come back without their query, which /auth does not carry.
+  const next = backOfficeReturnPath(page) ?? backOfficeReturnPath(page.split('?')[0]!);
   return next && next !== '/admin' ? `/auth?next=${encodeURIComponent(next)}` : '/auth';
 }
 
 /** Tells the user their session is gone and sends them to sign in again, to come back to this page. */
 export function sessionExpired(): void {
   toastOnNextPage({ ...AUTH_MESSAGES.sessionExpired, variant: 'destructive' });
-  window.location.assign(signInUrl(window.location.pathname));
+  window.location.assign(signInUrl(window.location.pathname + window.location.search));
 }
 
 /** Makes a session issued by our functions (sign-in, invitation) the browser's session; returns its user. */

@@ -1,6 +1,6 @@
 /**
- * Application passwords in the back office: what WordPress publishing tools sign in with (the member's e-mail
- * and one of these, HTTP Basic auth). Made through `create_application_password` (editors and admins; shown
+ * Application passwords in the back office: what WordPress publishing tools sign in with (the member's user name
+ * or e-mail and one of these, HTTP Basic auth). Made through `create_application_password` (editors and admins; shown
  * once), listed under row-level security (one's own; an admin sees everyone's in the organization), revoked
  * through `revoke_application_password`. The database decides who may do what; this module only asks.
  */
@@ -33,6 +33,13 @@ export async function listApplicationPasswords(client: SupabaseClient, organizat
     .order('created_at', { ascending: false });
   if (error) throw new Error(`Listing the application passwords of ${organizationId} failed: ${error.message}`);
   return (data ?? []) as unknown as ApplicationPassword[];
+}
+
+/** The caller's user name (profiles.user_login): what tools label "Username", made once from the e-mail. */
+export async function loadUserLogin(client: SupabaseClient, userId: string): Promise<string> {
+  const { data, error } = await client.from('profiles').select('user_login').eq('id', userId).single();
+  if (error) throw new Error(`Reading the user name of ${userId} failed: ${error.message}`);
+  return (data as { user_login: string }).user_login;
 }
 
 /** Makes a password for the caller; throws with the database's own words for a refusal (a name in use, a viewer). */

@@ -52,9 +52,12 @@ export function landingPath(role: MemberRole): '/admin' | '/admin/blog' {
   return role === 'admin' ? '/admin' : '/admin/blog';
 }
 
-/** True when the role may open the page (the dashboard is for admins; blog management and the Media Library for every member). */
+/**
+ * True when the role may open the page (the dashboard is for admins; blog management, the Media Library, one's
+ * profile and the login-approval page for every member, which says itself who may approve).
+ */
 export function roleMayOpen(role: MemberRole, path: string): boolean {
-  return role === 'admin' || /^\/admin\/(?:blog|media|profile)(?:\/|$)/.test(path);
+  return role === 'admin' || /^\/admin\/(?:blog|media|profile|authorize-application)(?:[/?]|$)/.test(path);
 }
 
 /** The id of the organization the page was built for (`<html data-organization-id>`), or null. */

@@ -1,6 +1,6 @@
 /**
- * Who a publishing tool is: HTTP Basic credentials (the member's e-mail and an application password, WordPress's
- * scheme) checked by `authenticate_application_password` in Postgres (migration
+ * Who a publishing tool is: HTTP Basic credentials (the member's e-mail or user name, and an application password:
+ * WordPress's scheme) checked by `authenticate_application_password` in Postgres (migration
  * 20261201000100_application_passwords.sql), which applies the sign-in lockout, counts a wrong or revoked
  * password as a wrong sign-in and notes a right one's use. Only the service role may ask, so this runs in
  * functions.
@@ -21,15 +21,15 @@ export interface Publisher {
 /** The check's outcome: a publisher, refused credentials, or a lockout until `until`. */
 export type PublisherCheck = { kind: 'granted'; publisher: Publisher } | { kind: 'refused' } | { kind: 'locked'; until: Date };
 
-/** HTTP Basic credentials: the e-mail before the first colon, the password after it. */
+/** HTTP Basic credentials: the e-mail or user name before the first colon, the password after it. */
 export interface BasicCredentials {
-  email: string;
+  login: string;
   password: string;
 }
 
 /**
  * The credentials of an `Authorization: Basic …` header, or null when there is none or it is not Basic. A
- * Basic header that does not decode to `user:password` answers `{ email: '', password: '' }`: it is tried
+ * Basic header that does not decode to `user:password` answers `{ login: '', password: '' }`: it is tried
  * (and refused, counted) like any wrong password, not taken for a request without credentials.
  */
 export function basicCredentials(header: string | null): BasicCredentials | null {
@@ -37,8 +37,8 @@ export function basicCredentials(header: string | null): BasicCredentials | null
   if (!match) return null;
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon < 0) return { email: '', password: '' };
-  return { email: decoded.slice(0, colon).trim(), password: decoded.slice(colon + 1) };
+  if (colon < 0) return { login: '', password: '' };
+  return { login: decoded.slice(0, colon).trim(), password: decoded.slice(colon + 1) };
 }
 
 /**
@@ -53,7 +53,8 @@ export async function authenticatePublisher(
 ): Promise<PublisherCheck> {
   const { data, error } = await service.rpc('authenticate_application_password', {
     p_organization_id: organizationId,
-    p_email: credentials.email.slice(0, 254),
+    // The e-mail or the user name (profiles.user_login): the database turns a user name into its e-mail.
+    p_email: credentials.login.slice(0, 254),
     // Longer than any application password: refused without hashing megabytes.
     p_password: credentials.password.slice(0, 200),
     p_ip: client.ip,

@@ -3,8 +3,8 @@
  * are off), answered for the organization this site shows. WordPress's shapes throughout: errors are
  * `{ code, message, data: { status } }`, ids are integers, every answer carries the API's discovery link.
  *
- * Tools sign in with HTTP Basic auth: the member's e-mail and an application password made for this site's
- * organization (application-passwords.ts). A request without credentials is a visitor's: it may read the index
+ * Tools sign in with HTTP Basic auth: the member's e-mail or user name and an application password made for this
+ * site's organization (application-passwords.ts). A request without credentials is a visitor's: it may read the index
  * and what the site shows anyway (published posts, categories, tags), nothing of a member. Routes: the index
  * (`/`) and the `wp/v2` namespace, `users` (wordpress-users.ts), `types`, `statuses`, `posts` (wordpress-posts.ts),
  * `categories` and `tags` (wordpress-terms.ts), `media` (wordpress-media.ts).
@@ -91,7 +91,7 @@ async function answer(request: Request, context: WordPressContext): Promise<Resp
       return wpError(429, 'too_many_retries', `Too many failed sign-in attempts. Try again in ${Math.ceil(seconds / 60)} minute(s).`, { 'retry-after': String(seconds) });
     }
     if (check.kind === 'refused') {
-      return wpError(401, 'incorrect_password', 'The e-mail address or application password is not right for this site.');
+      return wpError(401, 'incorrect_password', 'The user name, e-mail address or application password is not right for this site.');
     }
     publisher = check.publisher;
   }
@@ -113,7 +113,7 @@ function indexDocument(context: WordPressContext) {
     timezone_string: 'UTC',
     namespaces: [WP_NAMESPACE],
     authentication: {
-      'application-passwords': { endpoints: { authorization: `${context.siteAddress}/admin/profile` } },
+      'application-passwords': { endpoints: { authorization: `${context.siteAddress}/admin/authorize-application` } },
     },
     routes: {
       '/': routeDescription(['GET'], root),

@@ -21,7 +21,7 @@ import { collection, type Handler, invalidFromZod, queryObject, type WordPressRe
 const WP_ROLES: Record<Publisher['role'], string> = { admin: 'administrator', editor: 'editor', viewer: 'subscriber' };
 
 /** An active member of the organization, as the list reads them. */
-type Member = { userId: string; wpId: number; name: string; email: string; fullName: string; role: Publisher['role']; registered: string };
+type Member = { userId: string; wpId: number; name: string; login: string; email: string; fullName: string; role: Publisher['role']; registered: string };
 
 export const userRoutes: Record<string, Handler> = { GET: listUsers };
 export const userRoutesById: Record<string, Handler> = { GET: getUser };
@@ -57,17 +57,18 @@ function capabilities(role: Publisher['role']): Record<string, boolean> {
 async function activeMembers(call: WordPressRequest): Promise<Member[]> {
   const { data, error } = await call.context.service
     .from('organization_memberships')
-    .select('role, profile:profiles!inner(id, wp_id, email, full_name, created_at, is_active)')
+    .select('role, profile:profiles!inner(id, wp_id, user_login, email, full_name, created_at, is_active)')
     .eq('organization_id', call.context.organizationId)
     .eq('is_active', true);
   if (error) throw new Error(`reading the organization's members failed: ${error.message}`);
-  type Row = { role: Publisher['role']; profile: { id: string; wp_id: number; email: string; full_name: string | null; created_at: string; is_active: boolean } };
+  type Row = { role: Publisher['role']; profile: { id: string; wp_id: number; user_login: string; email: string; full_name: string | null; created_at: string; is_active: boolean } };
   return (data as unknown as Row[])
     .filter(({ profile }) => profile.is_active)
     .map(({ role, profile }) => ({
       userId: profile.id,
       wpId: profile.wp_id,
       name: displayName(profile),
+      login: profile.user_login,
       email: profile.email,
       fullName: profile.full_name?.trim() ?? '',
       role,
@@ -202,11 +203,14 @@ async function getUser(call: WordPressRequest): Promise<Response> {
   return wpJson(wpUser(call, member, edit));
 }
 
-/** `GET /users/me`: the signed-in member (with `context=edit`, their e-mail, roles and capabilities). */
+/**
+ * `GET /users/me`: the signed-in member (with `context=edit`, their user name, e-mail, roles and capabilities:
+ * `username` is what they may sign in with instead of the e-mail).
+ */
 async function usersMe(call: WordPressRequest): Promise<Response> {
   const publisher = call.publisher!;
   const member = (await activeMembers(call)).find((each) => each.userId === publisher.userId);
   if (!member) return wpError(401, 'rest_not_logged_in', 'You are not currently logged in.');
   if (call.url.searchParams.get('context') !== 'edit') return wpJson(wpUser(call, member, false));
-  return wpJson({ ...wpUser(call, member, true), username: member.email, email: member.email, locale: 'en_US', roles: [WP_ROLES[publisher.role]], capabilities: capabilities(publisher.role) });
+  return wpJson({ ...wpUser(call, member, true), username: member.login, email: member.email, locale: 'en_US', roles: [WP_ROLES[publisher.role]], capabilities: capabilities(publisher.role) });
 }

@@ -15,6 +15,11 @@ describe('backOfficeReturnPath', () => {
     ['/admin/blogger', null],
     ['https://evil.test/admin/blog', null],
     ['/admin/blog?x=https://evil.test', null],
+    ['/admin/authorize-application', '/admin/authorize-application'],
+    ['/admin/authorize-application?app_name=Ulysses&success_url=https%3A%2F%2Fulysses.test%2Fcb', '/admin/authorize-application?app_name=Ulysses&success_url=https%3A%2F%2Fulysses.test%2Fcb'],
+    ['/admin/authorize-application?a=b#x', null],
+    ['/admin/authorize-applications', null],
+    ['//evil.test/admin/authorize-application?x', null],
     ['javascript:alert(1)', null],
     [null, null],
   ])('%s → %s', (next, expected) => {

@@ -8,15 +8,15 @@ const basic = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;
 
 describe('basicCredentials', () => {
   it('reads the e-mail before the first colon and the password after it, spaces kept', () => {
-    expect(basicCredentials(basic('editor@scale-pro.test:abcd EFGH 1234 ijkl MNOP 6789'))).toEqual({ email: 'editor@scale-pro.test', password: 'abcd EFGH 1234 ijkl MNOP 6789' });
-    expect(basicCredentials(basic('a@b.test:pass:with:colons'))).toEqual({ email: 'a@b.test', password: 'pass:with:colons' });
-    expect(basicCredentials(`basic   ${Buffer.from('a@b.test:x').toString('base64')}  `)).toEqual({ email: 'a@b.test', password: 'x' });
+    expect(basicCredentials(basic('editor@scale-pro.test:abcd EFGH 1234 ijkl MNOP 6789'))).toEqual({ login: 'editor@scale-pro.test', password: 'abcd EFGH 1234 ijkl MNOP 6789' });
+    expect(basicCredentials(basic('a@b.test:pass:with:colons'))).toEqual({ login: 'a@b.test', password: 'pass:with:colons' });
+    expect(basicCredentials(`basic   ${Buffer.from('a@b.test:x').toString('base64')}  `)).toEqual({ login: 'a@b.test', password: 'x' });
   });
 
   it('is null without credentials or for another scheme, and an empty pair for a Basic header that names none', () => {
     expect(basicCredentials(null)).toBeNull();
     expect(basicCredentials('Bearer abc.def')).toBeNull();
-    expect(basicCredentials(basic('no colon here'))).toEqual({ email: '', password: '' });
+    expect(basicCredentials(basic('no colon here'))).toEqual({ login: '', password: '' });
   });
 });
 
