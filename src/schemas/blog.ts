@@ -48,6 +48,8 @@ export const PostRowSchema = z.object({
   published_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** First on the blog's own list. Absent from snapshots written before sticky posts: not sticky. */
+  sticky: z.boolean().default(false),
 });
 export type PostRow = z.infer<typeof PostRowSchema>;
 

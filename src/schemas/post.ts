@@ -65,6 +65,8 @@ export const PostInputSchema = z
     published_at: z.iso.datetime({ offset: true }).nullable().optional(),
     /** In the publishing queue: the database gives the post its slot (published_at) and keeps it scheduled. */
     queued: z.boolean().optional(),
+    /** Shown first on the blog's first page (WordPress's sticky posts). */
+    sticky: z.boolean().optional(),
   })
   .refine((post) => post.status === 'draft' || post.published_at || post.queued, {
     message: 'Published and scheduled posts need a publication date',

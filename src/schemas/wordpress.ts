@@ -2,7 +2,7 @@
  * What WordPress publishing tools send to the WordPress-compatible API (src/lib/server/wordpress-api.ts), as
  * WordPress accepts it: JSON or form fields; `title`, `content` and `excerpt` as text or `{ raw }`; term ids
  * as a list, one number or a comma-separated string. Fields WordPress has and this site does not use (author,
- * format, comment_status, ping_status, sticky, template, password) are accepted and ignored.
+ * format, comment_status, ping_status, template, password) are accepted and ignored.
  */
 import { z } from './zod.ts';
 import { storableString } from './common.ts';
@@ -41,8 +41,21 @@ const WpDateSchema = z
     return at.toISOString();
   });
 
-/** The statuses a post may be asked for; `pending` (awaiting review) is kept as a draft, `private` is not offered. */
-export const WP_STATUSES = ['publish', 'future', 'draft', 'pending'] as const;
+/**
+ * The statuses a post may be asked for; `pending` (awaiting review) is kept as a draft, `trash` moves an
+ * existing post to the trash, `private` is not offered.
+ */
+export const WP_STATUSES = ['publish', 'future', 'draft', 'pending', 'trash'] as const;
+
+/** A yes or no as JSON or form fields send it: `true`, `"true"`, `"1"`, `1` (and their noes). */
+export const WpBooleanSchema = z.union(
+  [
+    z.boolean(),
+    z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1'),
+    z.union([z.literal(1), z.literal(0)]).transform((value) => value === 1),
+  ],
+  'must be true or false',
+);
 
 /** The SEO fields tools write in `meta`: Yoast's and Rank Math's names for one title and one description. */
 export const SEO_META_KEYS = {
@@ -70,6 +83,7 @@ export const WpPostInputSchema = z.object({
   excerpt: rawText(storableString().trim().max(POST_LIMITS.excerpt, atMost(POST_LIMITS.excerpt))).optional(),
   slug: storableString().trim().max(POST_LIMITS.slug, atMost(POST_LIMITS.slug)).optional(),
   status: z.enum(WP_STATUSES, { message: `is not one of ${WP_STATUSES.join(', ')}` }).optional(),
+  sticky: WpBooleanSchema.optional(),
   date: WpDateSchema.nullable().optional(),
   date_gmt: WpDateSchema.nullable().optional(),
   categories: idList(100).optional(),
@@ -134,6 +148,7 @@ export const WpPostListSchema = WpPagingSchema.extend({
   before: WpDateSchema.optional(),
   modified_after: WpDateSchema.optional(),
   modified_before: WpDateSchema.optional(),
+  sticky: WpBooleanSchema.optional(),
   orderby: z.enum(['author', 'date', 'id', 'include', 'modified', 'relevance', 'slug', 'title'], 'must be one of author, date, id, include, modified, relevance, slug, title').default('date'),
   order: WpOrderSchema.default('desc'),
 }).superRefine((query, context) => {

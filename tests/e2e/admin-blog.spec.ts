@@ -3,7 +3,8 @@
  * it, at its edit address, and says when it goes live), goes back to the list by the editor's link and
  * finds it there and, after the local rebuild, on the public blog; renames its slug (the redirect row is
  * checked), schedules one (its card tells the time it goes out), deletes both (the public page is gone after
- * the next rebuild); a viewer only reads. Users and posts created here are removed afterwards.
+ * the next rebuild); a viewer only reads; a post in the trash is restored from the Trash filter and made sticky in
+ * the editor. Users and posts created here are removed afterwards.
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -164,4 +165,34 @@ test('a viewer sees the list without new, edit or delete', async ({ page }) => {
   await expect(page.getByRole('button', { name: /^Delete/ })).toHaveCount(0);
   await page.goto('/admin/blog/new');
   await expect(page.getByText('Viewers cannot create or edit posts.')).toBeVisible();
+});
+
+test("a post a tool moved to the trash waits under Trash; its author restores it as a draft and makes it sticky", async ({ page }) => {
+  await signInAs(page, 'editor');
+  const { data: author } = await service.from('profiles').select('id').eq('email', created.at(-1)!).single();
+  // As a publishing tool leaves it (trash_arrived_post): a draft in the trash, out of every other list.
+  const title = `Trashed by a tool ${marker}`;
+  const { data: post, error } = await service
+    .from('blog_posts')
+    .insert({ organization_id: SCALE_PRO_ID, author_id: author!.id, title, slug: `${marker}-trashed`, content: '<p>x</p>', content_source: '<p>x</p>', status: 'draft', trashed_at: new Date().toISOString() })
+    .select('id')
+    .single();
+  expect(error).toBeNull();
+  const card = page.getByTestId('post-card').filter({ hasText: title });
+  await page.getByRole('searchbox', { name: 'Search posts' }).fill(marker);
+  await expect(page.getByText('No posts found')).toBeVisible();
+  await page.getByLabel('Filter by status').selectOption('trash');
+  await expect(card).toContainText('In Trash');
+  await card.getByRole('button', { name: `Restore ${title}` }).click();
+  await expect(page.getByRole('status', { name: 'Notifications' })).toContainText(`"${title}" is a draft again.`);
+  await expect(card).toHaveCount(0);
+  await page.getByLabel('Filter by status').selectOption('all');
+  await expect(card).toContainText(/draft/i);
+
+  await card.getByRole('link', { name: `Edit ${title}` }).click();
+  await page.getByRole('checkbox', { name: /Stick to the top of the blog/ }).check();
+  await page.getByRole('button', { name: 'Save Draft' }).click();
+  await expect.poll(async () => (await service.from('blog_posts').select('sticky, trashed_at').eq('id', post!.id).single()).data).toEqual({ sticky: true, trashed_at: null });
+  const actions = (await service.from('user_activity_logs').select('action').eq('resource_id', post!.id)).data!.map((entry) => entry.action);
+  expect(actions).toContain('post_untrashed');
 });

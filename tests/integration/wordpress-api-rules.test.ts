@@ -5,8 +5,8 @@
  *   nor count it in a term;
  * - review mode holds for `future` as for `publish`: a new post or a draft asked to be scheduled becomes a draft
  *   for review (or a queued post), while a post an editor already scheduled may be given a new time;
- * - an editor's password deletes only the editor's own posts, as RLS allows in the back office, and `users/me`
- *   says so in its capabilities;
+ * - an editor's password deletes (and trashes) only the editor's own posts, as RLS allows in the back office, and
+ *   `users/me` says so in its capabilities; the back office's Restore from the trash keeps the same rule;
  * - the database's limits are the API's and the webhook's: past them, a 400 (422 for the webhook) naming the field,
  *   nothing stored, no failed delivery;
  * - input the database cannot take (ids past bigint, quotes in slugs and tag names, NUL, lone surrogates) is
@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import wordpressApi from '../../netlify/functions/wordpress-api.mts';
 import webhook from '../../netlify/functions/zimmwriter-webhook.mts';
 import { POST_LIMITS } from '../../src/schemas/post.ts';
-import { createMember, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
+import { anonClient, createMember, seed, serviceClient, signedInClient } from './support/db-fixtures.ts';
 import { serveFunction } from './support/function-server.ts';
 
 const service = serviceClient();
@@ -151,6 +151,38 @@ describe("whose posts a member may delete", () => {
     expect(await capabilities(EDITOR)).toMatchObject({ delete_posts: true, delete_published_posts: true, delete_others_posts: false, edit_others_posts: true });
     expect(await capabilities(ADMIN)).toMatchObject({ delete_others_posts: true });
   });
+
+  it('the trash keeps the same rule: through the API and the back office, only who may delete a post moves it in or out', async () => {
+    const adminsTitle = `Admin's post for the trash ${run}`;
+    const adminsPost = await call('/wp/v2/posts', { method: 'POST', body: { title: adminsTitle, content: '<p>Mine.</p>' }, auth: ADMIN });
+    const trashedAt = async () => (await service.from('blog_posts').select('trashed_at').eq('wp_id', adminsPost.json.id).single()).data!.trashed_at;
+    expect(await call(`/wp/v2/posts/${adminsPost.json.id}`, { method: 'DELETE' })).toMatchObject({ status: 403, json: { code: 'rest_cannot_delete' } });
+    expect((await call(`/wp/v2/posts/${adminsPost.json.id}`, { method: 'PATCH', body: { status: 'trash' } })).status).toBe(403);
+    expect((await call(`/wp/v2/posts/${adminsPost.json.id}`, { method: 'DELETE', auth: VIEWER })).status).toBe(403);
+    expect(await trashedAt()).toBeNull();
+    expect((await call(`/wp/v2/posts/${adminsPost.json.id}`, { method: 'DELETE', auth: ADMIN })).json.status).toBe('trash');
+
+    // The back office's Restore: the editor (not its author) and a viewer are refused, as are another
+    // organization's admin and a visitor; a direct write of the column is refused to everyone; its admin restores.
+    const { data: row } = await service.from('blog_posts').select('id').eq('wp_id', adminsPost.json.id).single();
+    const editor = await signedInClient(seed.users.editor.email);
+    expect((await editor.rpc('restore_trashed_post', { p_post_id: row!.id })).error?.code).toBe('42501');
+    expect((await editor.from('blog_posts').update({ trashed_at: null }).eq('id', row!.id)).error?.code).toBe('42501');
+    const viewer = await signedInClient(VIEWER[0]);
+    expect((await viewer.rpc('restore_trashed_post', { p_post_id: row!.id })).error?.code).toBe('42501');
+    const outsider = await createMember('admin', seed.evergreen);
+    cleanup.push(outsider.remove);
+    expect((await (await signedInClient(outsider.email)).rpc('restore_trashed_post', { p_post_id: row!.id })).error?.code).toBe('P0002');
+    expect((await anonClient().rpc('restore_trashed_post', { p_post_id: row!.id })).error?.code).toBe('42501');
+    expect((await editor.rpc('trash_arrived_post', { p_organization_id: seed.scalePro, p_post_id: row!.id, p_application_password_id: crypto.randomUUID(), p_trash: false })).error?.code).toBe('42501');
+    expect(await trashedAt()).not.toBeNull();
+    const admin = await signedInClient(ADMIN[0]);
+    expect((await admin.rpc('restore_trashed_post', { p_post_id: row!.id })).error).toBeNull();
+    expect(await trashedAt()).toBeNull();
+    expect((await admin.rpc('restore_trashed_post', { p_post_id: row!.id })).error?.code).toBe('55000');
+    const entries = (await service.from('user_activity_logs').select('action').eq('resource_id', row!.id).in('action', ['post_trashed', 'post_untrashed'])).data!;
+    expect(entries.map((entry) => entry.action).sort()).toEqual(['post_trashed', 'post_untrashed']);
+  });
 });
 
 describe("the database's limits", () => {
@@ -264,7 +296,7 @@ describe('fuzz: every route and parameter', () => {
         for (const param of ['search', 'slug', 'page', 'per_page', 'status', 'context']) cases.push({ path: `/wp/v2/posts?${param}=${q(value)}`, auth });
       }
       // The list's filters, each alone and with the ids' extremes (an id past any integer the database takes).
-      for (const param of ['categories', 'categories_exclude', 'tags', 'tags_exclude', 'author', 'author_exclude', 'include', 'exclude', 'after', 'before', 'modified_after', 'modified_before', 'orderby', 'order', '_embed']) {
+      for (const param of ['categories', 'categories_exclude', 'tags', 'tags_exclude', 'author', 'author_exclude', 'include', 'exclude', 'after', 'before', 'modified_after', 'modified_before', 'sticky', 'orderby', 'order', '_embed']) {
         cases.push({ path: `/wp/v2/posts?${param}=${q(value)}`, auth: null });
       }
       for (const param of ['search', 'who', 'include', 'exclude', 'orderby', 'order', 'page', 'context']) cases.push({ path: `/wp/v2/users?${param}=${q(value)}` });
@@ -280,7 +312,7 @@ describe('fuzz: every route and parameter', () => {
       cases.push({ path: `/?rest_route=${q(value)}`, auth: null });
       // Writes: every field of a post in turn (a draft, titled with this run so it is cleaned up), and term names.
       const post = { title: `Fuzz ${run}`, content: '<p>Fuzzed.</p>', status: 'draft' };
-      for (const field of ['title', 'slug', 'excerpt', 'date', 'date_gmt', 'status', 'tags', 'categories', 'featured_media', 'content']) {
+      for (const field of ['title', 'slug', 'excerpt', 'date', 'date_gmt', 'status', 'sticky', 'tags', 'categories', 'featured_media', 'content']) {
         cases.push({ path: '/wp/v2/posts', method: 'POST', body: { ...post, [field]: field === 'title' ? `Fuzz ${run} ${value}` : value } });
       }
       cases.push({ path: '/wp/v2/posts', method: 'POST', body: { ...post, meta: { _yoast_wpseo_title: value, rank_math_description: value } } });

@@ -9,7 +9,8 @@
  * - bad input (no title, malformed JSON, unknown category or media id, `future` in the past, a status WordPress
  *   has and this site does not) answers WordPress's 400 naming the field, with nothing written;
  * - a viewer's password, no password, another organization's post: refused, nothing written;
- * - delete needs force, and is logged as the member's;
+ * - delete without force moves the post to the trash (hidden, restorable, logged), with force deletes it; sticky
+ *   is kept and filters;
  * - media: uploaded as raw bytes with Content-Disposition and as multipart (through wpapi), then named as the
  *   post's featured_media; a file that is not an image, or is too large, or has no name, is refused with
  *   nothing stored.
@@ -305,17 +306,63 @@ describe('raw requests', () => {
     expect(after).toEqual({ title: foreign.title });
   });
 
-  it('deletes only with force, logged as the member with the password named', async () => {
-    const title = `Deleted ${run}`;
-    const made = await call('/wp/v2/posts', { method: 'POST', body: { title, content: '<p>Soon gone.</p>' } });
-    const trash = await call(`/wp/v2/posts/${made.json.id}`, { method: 'DELETE' });
-    expect(trash).toMatchObject({ status: 501, json: { code: 'rest_trash_not_supported' } });
+  it('moves a post to the trash without force (hidden, restorable, logged, the site rebuilt), deletes it with force', async () => {
+    const title = `Trashed ${run}`;
+    const made = await call('/wp/v2/posts', { method: 'POST', body: { title, content: '<p>Soon in the trash.</p>', status: 'publish' } });
+    expect(made.json.status).toBe('publish');
     const [row] = await postsTitled(title);
+    const before = new Date().toISOString();
+
+    const trashed = await call(`/wp/v2/posts/${made.json.id}`, { method: 'DELETE' });
+    expect(trashed).toMatchObject({ status: 200, json: { id: made.json.id, status: 'trash' } });
+    const { data: stored } = await service.from('blog_posts').select('status, queued, trashed_at').eq('id', row!.id).single();
+    expect(stored).toMatchObject({ status: 'draft', queued: false, trashed_at: expect.any(String) });
+    // Off the site: a rebuild asked for, visitors do not find it; tools find it only under status=trash.
+    const rebuilds = (await service.from('site_rebuild_requests').select('reason').eq('organization_id', seed.scalePro).gte('requested_at', before)).data!;
+    expect(rebuilds).toContainEqual({ reason: `Post unpublished: ${row!.slug}` });
+    expect((await call(`/wp/v2/posts/${made.json.id}`, { auth: null })).status).toBe(404);
+    expect((await call(`/wp/v2/posts/${made.json.id}`)).json.status).toBe('trash');
+    const listed = async (query: string) => (await call(`/wp/v2/posts?${query}&search=${encodeURIComponent(title)}`)).json.map((post: { id: number }) => post.id);
+    expect(await listed('status=any')).toEqual([]);
+    expect(await listed('status=draft')).toEqual([]);
+    expect(await listed('status=trash')).toEqual([made.json.id]);
+    expect((await call('/wp/v2/posts?status=trash', { auth: null })).status).toBe(401);
+    expect(await call(`/wp/v2/posts/${made.json.id}`, { method: 'DELETE' })).toMatchObject({ status: 410, json: { code: 'rest_already_trashed' } });
+
+    // Another status takes it out of the trash; `status: trash` puts it back.
+    expect((await call(`/wp/v2/posts/${made.json.id}`, { method: 'PATCH', body: { status: 'draft' } })).json.status).toBe('draft');
+    expect((await service.from('blog_posts').select('trashed_at').eq('id', row!.id).single()).data).toEqual({ trashed_at: null });
+    expect((await call(`/wp/v2/posts/${made.json.id}`, { method: 'PATCH', body: { status: 'trash', title: 'Not applied' } })).json).toMatchObject({ status: 'trash', title: { rendered: title } });
+    const actions = (await service.from('user_activity_logs').select('action, user_id, details').eq('resource_id', row!.id).order('created_at')).data!;
+    expect(actions.map((entry) => entry.action)).toEqual(['post_created', 'post_trashed', 'post_untrashed', 'post_trashed']);
+    expect(actions[1]).toMatchObject({ user_id: EDITOR.id, details: { application_password: 'Development', status: 'draft' } });
+
+    // A new post cannot start in the trash.
+    const born = await call('/wp/v2/posts', { method: 'POST', body: { title: `Born trashed ${run}`, content: '<p>x</p>', status: 'trash' } });
+    expect(born).toMatchObject({ status: 400, json: { code: 'rest_invalid_param', data: { params: { status: 'A new post cannot be created in the trash.' } } } });
+    expect(await postsTitled(`Born trashed ${run}`)).toEqual([]);
+
     const deleted = await call(`/wp/v2/posts/${made.json.id}?force=true`, { method: 'DELETE' });
-    expect(deleted.json).toMatchObject({ deleted: true, previous: { id: made.json.id } });
+    expect(deleted.json).toMatchObject({ deleted: true, previous: { id: made.json.id, status: 'trash' } });
     expect(await postsTitled(title)).toEqual([]);
     const audit = (await service.from('user_activity_logs').select('user_id, details').eq('resource_id', row!.id).eq('action', 'post_deleted')).data!;
     expect(audit).toEqual([expect.objectContaining({ user_id: EDITOR.id, details: expect.objectContaining({ application_password: 'Development' }) })]);
+  });
+
+  it('keeps sticky, answers it and filters by it; refuses a sticky that is not a yes or no', async () => {
+    const title = `Sticky ${run}`;
+    const made = await call('/wp/v2/posts', { method: 'POST', body: { title, content: '<p>First on the blog.</p>', sticky: true } });
+    expect(made.json.sticky).toBe(true);
+    const ids = async (query: string) => (await call(`/wp/v2/posts?status=any&search=${encodeURIComponent(title)}&${query}`)).json.map((post: { id: number }) => post.id);
+    expect(await ids('sticky=true')).toEqual([made.json.id]);
+    expect(await ids('sticky=false')).toEqual([]);
+    // Form fields send it as text.
+    const unstuck = await call(`/wp/v2/posts/${made.json.id}`, { method: 'POST', body: 'sticky=0', type: 'application/x-www-form-urlencoded' });
+    expect(unstuck.json.sticky).toBe(false);
+    expect((await service.from('blog_posts').select('sticky').eq('wp_id', made.json.id).single()).data).toEqual({ sticky: false });
+    const refused = await call(`/wp/v2/posts/${made.json.id}`, { method: 'PATCH', body: { sticky: 'maybe', title: `Changed ${run}` } });
+    expect(refused).toMatchObject({ status: 400, json: { data: { params: { sticky: expect.stringContaining('true or false') } } } });
+    expect(await postsTitled(title)).toHaveLength(1);
   });
 
   it('answers types and statuses as tools read them on connect', async () => {

@@ -7,6 +7,7 @@ import {
   isPublicPost,
   listPosts,
   POSTS_PAGE_SIZE,
+  restorePost,
   type StatusFilter,
 } from '../../lib/back-office/posts';
 import { describeDeployState, isPostLive } from '../../lib/back-office/deploy-status';
@@ -39,9 +40,14 @@ const STATUS_OPTIONS: readonly SelectOption[] = [
   { value: 'published', label: 'Published' },
   { value: 'draft', label: 'Draft' },
   { value: 'scheduled', label: 'Scheduled' },
+  { value: 'trash', label: 'Trash' },
 ];
 
-/** /admin/blog: the organization's posts, searchable, filterable and paginated (client-only island). */
+/**
+ * /admin/blog: the organization's posts, searchable, filterable and paginated (client-only island). Posts a
+ * publishing tool moved to the trash are listed only under the Trash filter, where whoever may delete a post
+ * restores it (as a draft) or deletes it for good.
+ */
 export default function BlogListApp() {
   return <BackOfficeShell title="Blog Management">{(access) => <BlogList access={access} />}</BackOfficeShell>;
 }
@@ -111,14 +117,20 @@ function BlogList({ access }: { access: BackOfficeAccess }) {
         ) : result.posts.length === 0 ? (
           <EmptyState
             title="No posts found"
-            hint={filtering ? 'Try adjusting your search or filter criteria.' : 'Get started by creating your first blog post.'}
+            hint={
+              status === 'trash'
+                ? 'Posts a publishing tool moves to the trash wait here until they are restored or deleted.'
+                : filtering
+                  ? 'Try adjusting your search or filter criteria.'
+                  : 'Get started by creating your first blog post.'
+            }
             action={!filtering && access.canEdit ? <ButtonLink href="/admin/blog/new">Create First Post</ButtonLink> : undefined}
           />
         ) : (
           <>
             <ul className="grid gap-4 md:grid-cols-2 lg:grid-cols-3">
               {result.posts.map((post) => (
-                <PostCard key={post.id} post={post} access={access} timeZone={timeZone} onDelete={() => setDeleting(post)} />
+                <PostCard key={post.id} post={post} access={access} timeZone={timeZone} onDelete={() => setDeleting(post)} onRestored={list.reload} />
               ))}
             </ul>
             {pages > 1 && (
@@ -150,7 +162,20 @@ function BlogList({ access }: { access: BackOfficeAccess }) {
   );
 }
 
-function PostCard({ post, access, timeZone, onDelete }: { post: AdminPost; access: BackOfficeAccess; timeZone: string | null; onDelete: () => void }) {
+function PostCard({
+  post,
+  access,
+  timeZone,
+  onDelete,
+  onRestored,
+}: {
+  post: AdminPost;
+  access: BackOfficeAccess;
+  timeZone: string | null;
+  onDelete: () => void;
+  onRestored: () => void;
+}) {
+  const [restoring, setRestoring] = useState(false);
   const deploy = useStore($deployFacts);
   const facts = deploy?.organizationId === post.organization_id ? deploy.facts : null;
   const live = isPostLive(post, facts);
@@ -164,13 +189,38 @@ function PostCard({ post, access, timeZone, onDelete }: { post: AdminPost; acces
   // The public page exists once a build with the post succeeded; until then View opens the preview.
   const viewHref = isPublicPost(post) && live !== false ? `/blog/${post.slug}` : `/admin/blog/preview/${post.id}`;
   const sender = arrivalSender(post);
+
+  async function restore() {
+    setRestoring(true);
+    try {
+      await restorePost(supabaseBrowser(), post);
+      toast({ title: 'Post restored', description: `"${post.title}" is a draft again.` });
+      onRestored();
+    } catch (error) {
+      console.error(error);
+      toast({ title: 'The post could not be restored. Please try again.', variant: 'destructive' });
+      setRestoring(false);
+    }
+  }
+
   return (
     <li data-testid="post-card">
       <Card className="flex h-full flex-col">
         <div className="flex items-start justify-between gap-3">
           <h3 className="font-semibold">{post.title}</h3>
           <div className="flex shrink-0 flex-col items-end gap-1">
-            <StatusBadge status={post.status} />
+            {post.trashed_at ? (
+              <Badge variant="destructive" title="Moved to the trash by a publishing tool: nobody sees it on the site">
+                In Trash
+              </Badge>
+            ) : (
+              <StatusBadge status={post.status} />
+            )}
+            {post.sticky && !post.trashed_at && (
+              <Badge variant="outline" title="Shown first on the blog's first page">
+                Sticky
+              </Badge>
+            )}
             {post.queued && (
               <Badge variant="outline" title="Waiting in the publishing queue">
                 Queued
@@ -240,9 +290,14 @@ function PostCard({ post, access, timeZone, onDelete }: { post: AdminPost; acces
           >
             View
           </ButtonLink>
+          {mayDelete && post.trashed_at && (
+            <Button variant="outline" size="sm" disabled={restoring} onClick={() => void restore()} aria-label={`Restore ${post.title}`}>
+              {restoring ? 'Restoring...' : 'Restore'}
+            </Button>
+          )}
           {mayDelete && (
             <Button variant="destructive" size="sm" onClick={onDelete} aria-label={`Delete ${post.title}`}>
-              Delete
+              {post.trashed_at ? 'Delete Permanently' : 'Delete'}
             </Button>
           )}
         </div>

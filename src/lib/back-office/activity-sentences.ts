@@ -221,6 +221,8 @@ const SENTENCES: Record<string, (s: Sentence, action: string) => string> = {
   post_schedule_cancelled: (s) => `${s.actor} cancelled the schedule of ${s.post}`,
   post_restored: (s) => `${s.actor} restored ${s.post}`,
   post_deleted: (s) => `${s.actor} deleted ${s.post}`,
+  post_trashed: (s) => `${s.actor} moved ${s.post} to the trash`,
+  post_untrashed: (s) => `${s.actor} restored ${s.post} from the trash`,
   category_created: (s) => `${s.actor} created the blog category ${s.quoted('name', 'a category')}`,
   category_approved: (s) => `${s.actor} approved the blog category ${s.quoted('name', 'a category')} for visitors`,
   category_renamed: (s) => `${s.actor} renamed the blog category ${s.quoted('old_name', 'a category')} to ${s.quoted('new_name', 'a new name')}`,

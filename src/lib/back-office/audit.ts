@@ -93,9 +93,9 @@ export type ActionKind = 'create' | 'update' | 'delete' | 'security' | 'other';
 /** The words of an action code that tell its kind; the first kind whose word the code has wins. */
 const KIND_WORDS: ReadonlyArray<[ActionKind, ReadonlySet<string>]> = [
   ['security', new Set(['login', 'logout', 'password', 'session', 'access', 'role'])],
-  ['delete', new Set(['delete', 'deleted', 'deactivated', 'revoked', 'removed'])],
+  ['delete', new Set(['delete', 'deleted', 'deactivated', 'revoked', 'removed', 'trashed'])],
   ['create', new Set(['created', 'invited', 'accepted', 'uploaded', 'activated', 'published', 'restored'])],
-  ['update', new Set(['updated', 'modified', 'changed', 'renamed', 'merged', 'scheduled', 'cancelled', 'reordered', 'resent', 'unpublished', 'approved'])],
+  ['update', new Set(['updated', 'modified', 'changed', 'renamed', 'merged', 'scheduled', 'cancelled', 'reordered', 'resent', 'unpublished', 'approved', 'untrashed'])],
 ];
 
 /**

@@ -14,8 +14,8 @@ import { type PostContent, shapePostContent } from '../post-content.ts';
 /** Posts per list page. */
 export const POSTS_PAGE_SIZE = 12;
 
-/** The list's status filter: one status or all. */
-export type StatusFilter = PostStatus | 'all';
+/** The list's status filter: one status, all (the trash apart), or the trash. */
+export type StatusFilter = PostStatus | 'all' | 'trash';
 
 /** A post as the list and the editor read it, with its author's name and category. */
 export interface AdminPost {
@@ -43,6 +43,10 @@ export interface AdminPost {
   queued: boolean;
   /** The post a writing-tool delivery likely repeats ("Possible duplicate of"), until an editor dismisses it. */
   duplicate_of: string | null;
+  /** Shown first on the blog's first page. */
+  sticky: boolean;
+  /** When the post was moved to the trash (a draft until restored or deleted), else null. */
+  trashed_at: string | null;
   created_at: string;
   updated_at: string;
   reading_time: number | null;
@@ -80,7 +84,7 @@ export interface FeaturedMedia {
 
 const POST_COLUMNS =
   'id, organization_id, title, slug, excerpt, content, content_source, content_format, status, category_id, tags, ' +
-  'featured_image_url, featured_media_id, meta_title, meta_description, author_id, published_at, queued, duplicate_of, created_at, updated_at, reading_time, view_count, ' +
+  'featured_image_url, featured_media_id, meta_title, meta_description, author_id, published_at, queued, duplicate_of, sticky, trashed_at, created_at, updated_at, reading_time, view_count, ' +
   'author:profiles(full_name), category:blog_categories(name), featured_media:media(id, storage_path, alt_text, width, height)';
 
 /** The message shown when a slug is already used by another post of the organization. */
@@ -106,7 +110,9 @@ export async function listPosts(
     .eq('organization_id', options.organizationId)
     .eq('deliveries.source', 'webhook')
     .limit(1, { referencedTable: 'deliveries' });
-  if (options.status && options.status !== 'all') query = query.eq('status', options.status);
+  // Posts in the trash are listed only under the trash.
+  query = options.status === 'trash' ? query.not('trashed_at', 'is', null) : query.is('trashed_at', null);
+  if (options.status && options.status !== 'all' && options.status !== 'trash') query = query.eq('status', options.status);
   const term = options.search?.trim();
   if (term) {
     const pattern = ilikePattern(term);
@@ -145,6 +151,8 @@ export interface PostDraft {
   featured_media_id?: string | null;
   meta_title: string;
   meta_description: string;
+  /** Shown first on the blog's first page. */
+  sticky?: boolean;
   /**
    * ISO time: for published posts when they went live, for scheduled ones when they will. Absent for a post
    * joining or staying in the queue: the database keeps its slot.
@@ -244,6 +252,15 @@ export async function dismissDuplicateMark(client: SupabaseClient, post: Pick<Ad
   const { data, error } = await client.from('blog_posts').update({ duplicate_of: null }).eq('id', post.id).eq('organization_id', post.organization_id).select('id');
   if (error) throw new Error(`Dismissing the duplicate mark of ${post.id} failed: ${error.message}`);
   if (!data?.length) throw new Error('This post does not exist or you may not change it.');
+}
+
+/**
+ * Takes a post out of the trash, as a draft (restore_trashed_post: who may delete it may restore it; the
+ * database logs 'post_untrashed').
+ */
+export async function restorePost(client: SupabaseClient, post: Pick<AdminPost, 'id'>): Promise<void> {
+  const { error } = await client.rpc('restore_trashed_post', { p_post_id: post.id });
+  if (error) throw new Error(`Restoring post ${post.id} failed: ${error.message}`);
 }
 
 /**

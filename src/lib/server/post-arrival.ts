@@ -71,6 +71,8 @@ export interface ArrivingPost {
   /** SEO title and description (null: none). */
   metaTitle?: string | null;
   metaDescription?: string | null;
+  /** First on the blog's first page (WordPress's sticky posts). */
+  sticky?: boolean;
   /**
    * What the sender asks: publish (the organization's choice decides), draft, or future at `publishAt`. A
    * publish with a past `publishAt` is dated then (a backdated import), where the post is published at once.
@@ -111,6 +113,7 @@ export type PostFields = {
   featured_media_id?: string | null;
   meta_title?: string | null;
   meta_description?: string | null;
+  sticky?: boolean;
   status?: 'publish' | 'draft' | 'future';
   published_at?: string;
   post_id?: string;
@@ -172,6 +175,7 @@ export async function arrivalFields(client: SupabaseClient, organizationId: stri
     featured_media_id: post.featuredMediaId,
     meta_title: post.metaTitle,
     meta_description: post.metaDescription,
+    sticky: post.sticky,
     status: post.status,
     published_at: post.status === 'future' || post.status === 'publish' ? post.publishAt : undefined,
     post_id: post.target && 'postId' in post.target ? post.target.postId : undefined,

@@ -14,10 +14,14 @@
  *   slot, answered as `future` with its date), and a past `date` with it dates the post then where it is published
  *   at once (a backdated import; a published post may be given another past date); `future` needs a date ahead; `pending` is kept as a draft. A slug
  *   another post has gets `-2` (WordPress's rule), so a second create never overwrites.
- * - Update (POST, PUT or PATCH on `/posts/{id}`): only the fields sent change.
- * - Delete needs `force=true` (there is no trash, as WordPress answers for types without one). Who may delete
- *   whose post is the back office's rule, decided by the database (private.may_delete_post): an admin any post,
- *   an editor their own.
+ * - Update (POST, PUT or PATCH on `/posts/{id}`): only the fields sent change. `status: trash` moves the post to
+ *   the trash (the other fields sent with it are not applied); another status sent for a post in the trash
+ *   takes it out first.
+ * - Delete without `force` moves the post to the trash, as WordPress does: a draft nobody sees, answered with
+ *   status `trash`, restorable from blog management; again is WordPress's 410. `force=true` deletes it. Who
+ *   may trash, restore or delete whose post is the back office's rule for deleting, decided by the database
+ *   (private.may_delete_post): an admin any post, an editor their own.
+ * - `sticky` is kept (the blog's first page shows sticky posts first) and filters a list.
  */
 import { likeLiteral } from '../ilike-pattern.ts';
 import { postPath } from '../blog-urls.ts';
@@ -52,7 +56,7 @@ import {
 
 /** The columns a post is answered from (with its category's, tags' and media's integer ids). */
 const POST_COLUMNS =
-  'id, wp_id, slug, title, content, content_source, content_format, excerpt, status, published_at, created_at, updated_at, tags, ' +
+  'id, wp_id, slug, title, content, content_source, content_format, excerpt, status, published_at, created_at, updated_at, tags, trashed_at, sticky, ' +
   'meta_title, meta_description, featured_media_id, category:blog_categories(wp_id, name), media:media(wp_id), author:profiles(wp_id)';
 
 type PostRow = {
@@ -69,6 +73,8 @@ type PostRow = {
   created_at: string;
   updated_at: string;
   tags: string[] | null;
+  trashed_at: string | null;
+  sticky: boolean;
   meta_title: string | null;
   meta_description: string | null;
   featured_media_id: string | null;
@@ -80,13 +86,17 @@ type PostRow = {
 /** Our statuses in WordPress's words. */
 const WP_STATUS = { published: 'publish', scheduled: 'future', draft: 'draft' } as const;
 
-/** The statuses a `status` filter may name, in ours. */
-const STATUS_FILTER: Record<string, PostRow['status'][]> = {
-  publish: ['published'],
-  future: ['scheduled'],
-  draft: ['draft'],
-  pending: [],
-  any: ['published', 'scheduled', 'draft'],
+/**
+ * The statuses a `status` filter may name, as PostgREST conditions on ours (`pending` is kept as a draft; `any`
+ * is every status but the trash, as in WordPress).
+ */
+const STATUS_FILTER: Record<string, string> = {
+  publish: 'status.eq.published',
+  future: 'status.eq.scheduled',
+  draft: 'and(status.eq.draft,trashed_at.is.null)',
+  pending: 'and(status.eq.draft,trashed_at.is.null)',
+  any: 'trashed_at.is.null',
+  trash: 'trashed_at.not.is.null',
 };
 
 
@@ -127,7 +137,7 @@ async function tagNames(call: WordPressRequest, wpIds: number[]): Promise<string
 /**
  * `GET /posts`: a page of posts, newest first unless `orderby`/`order` say otherwise, filtered as WordPress
  * filters them (`search` in titles, `slug`, `status`, `categories`, `tags`, `author` and their `_exclude`,
- * `include`, `exclude`, `after`, `before`, `modified_after`, `modified_before`). An id that names nothing of the
+ * `include`, `exclude`, `after`, `before`, `modified_after`, `modified_before`, `sticky`). An id that names nothing of the
  * organization matches nothing.
  */
 async function listPosts(call: WordPressRequest): Promise<Response> {
@@ -137,8 +147,7 @@ async function listPosts(call: WordPressRequest): Promise<Response> {
   const query = parsed.data;
   const { page, per_page: perPage, search, slug } = query;
   const statuses = String(raw.status ?? 'publish').split(',').map((status) => status.trim());
-  const unknown = statuses.find((status) => !(status in STATUS_FILTER));
-  if (unknown) return invalidParams({ status: `status is not one of ${Object.keys(STATUS_FILTER).join(', ')}.` });
+  if (statuses.some((status) => !Object.hasOwn(STATUS_FILTER, status))) return invalidParams({ status: `status is not one of ${Object.keys(STATUS_FILTER).join(', ')}.` });
   if (statuses.some((status) => status !== 'publish') && !mayWrite(call)) {
     return wpError(call.publisher ? 403 : 401, 'rest_invalid_param', 'Invalid parameter(s): status', {}, { params: { status: 'Status is forbidden.' } });
   }
@@ -147,7 +156,8 @@ async function listPosts(call: WordPressRequest): Promise<Response> {
     .from('blog_posts')
     .select(POST_COLUMNS, { count: 'exact' })
     .eq('organization_id', call.context.organizationId)
-    .in('status', statuses.flatMap((status) => STATUS_FILTER[status]!));
+    .or(statuses.map((status) => STATUS_FILTER[status]!).join(','));
+  if (query.sticky !== undefined) select = select.eq('sticky', query.sticky);
   if (search) select = select.ilike('title', `%${likeLiteral(search)}%`);
   if (slug !== undefined) {
     // WordPress matches slugs as it writes them (lower case); one no post could have matches nothing.
@@ -253,6 +263,7 @@ async function createPost(call: WordPressRequest): Promise<Response> {
   const missing = Object.fromEntries(
     (['title', 'content'] as const).filter((field) => !input[field]?.trim()).map((field) => [field, `${field} is required.`]),
   );
+  if (input.status === 'trash') missing.status = 'A new post cannot be created in the trash.';
   if (Object.keys(missing).length) return invalidParams(missing);
   const arriving = await arrivingPost(call, input, null);
   if (arriving instanceof Response) return arriving;
@@ -270,6 +281,12 @@ async function updatePost(call: WordPressRequest): Promise<Response> {
   if (!existing) return invalidPostId();
   const input = await postInput(call);
   if (input instanceof Response) return input;
+  if (input.status === 'trash') return trashPost(call, existing);
+  // Another status for a post in the trash takes it out first (as a draft; the status sent then applies).
+  if (existing.trashed_at && input.status) {
+    const restored = await moveToTrash(call, existing, false);
+    if (restored) return restored;
+  }
   const arriving = await arrivingPost(call, input, existing);
   if (arriving instanceof Response) return arriving;
   const stored = await store(call, { ...arriving, target: { postId: existing.id } });
@@ -278,15 +295,17 @@ async function updatePost(call: WordPressRequest): Promise<Response> {
   return wpJson((await wpPosts(call, [row]))[0]);
 }
 
-/** `DELETE /posts/{id}?force=true`: the post is gone (audited as the password's member), the site rebuilt. */
+/**
+ * `DELETE /posts/{id}`: without `force`, the post moves to the trash and is answered with status `trash`; with
+ * `force=true`, it is gone (audited as the password's member). Either way the site is rebuilt when the post was
+ * on it.
+ */
 async function deletePost(call: WordPressRequest): Promise<Response> {
   if (!mayWrite(call)) return forbidden(call, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
   const existing = await readPost(call);
   if (!existing) return invalidPostId();
   const force = (call.url.searchParams.get('force') ?? '').toLowerCase();
-  if (force !== 'true' && force !== '1') {
-    return wpError(501, 'rest_trash_not_supported', "The post does not support trashing. Set 'force=true' to delete.");
-  }
+  if (force !== 'true' && force !== '1') return trashPost(call, existing);
   const previous = wpPost(call, existing, await tagIdsByName(call, existing.tags ?? []));
   const { data, error } = await call.context.service.rpc('delete_arrived_post', {
     p_organization_id: call.context.organizationId,
@@ -302,6 +321,35 @@ async function deletePost(call: WordPressRequest): Promise<Response> {
 }
 
 const invalidPostId = () => wpError(404, 'rest_post_invalid_id', 'Invalid post ID.');
+
+/** Moves the post to the trash and answers it (status `trash`); one already there is WordPress's 410. */
+async function trashPost(call: WordPressRequest, existing: PostRow): Promise<Response> {
+  if (existing.trashed_at) return wpError(410, 'rest_already_trashed', 'The post has already been deleted.');
+  const refused = await moveToTrash(call, existing, true);
+  if (refused) return refused;
+  return wpJson((await wpPosts(call, [(await readPost(call, existing.id))!]))[0]);
+}
+
+/**
+ * Moves the post into the trash or out of it as the password's member (trash_arrived_post), sending the rebuild
+ * a post leaving the site needs; answers WordPress's error when the database refuses, else null.
+ */
+async function moveToTrash(call: WordPressRequest, existing: PostRow, trash: boolean): Promise<Response | null> {
+  const { data, error } = await call.context.service.rpc('trash_arrived_post', {
+    p_organization_id: call.context.organizationId,
+    p_post_id: existing.id,
+    p_application_password_id: call.publisher!.passwordId,
+    p_trash: trash,
+    p_quiet_window_ms: quietWindowMs(process.env),
+    p_at_once: buildAtOnce(process.env),
+  });
+  if (error?.code === '42501') return forbidden(call, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
+  if (error?.code === 'P0002') return invalidPostId();
+  if (error?.code === '55000') return trash ? wpError(410, 'rest_already_trashed', 'The post has already been deleted.') : null;
+  if (error) throw new Error(`trash_arrived_post failed: ${error.message}`);
+  await sendAfterChange(call.context.service, data as RequestedRebuild, trash ? 'wordpress-api trash' : 'wordpress-api restore');
+  return null;
+}
 
 /** The post of the route's id (or of `id` given) in this organization, as the caller may read it (reader), or null. */
 async function readPost(call: WordPressRequest, id?: string): Promise<PostRow | null> {
@@ -348,7 +396,8 @@ async function arrivingPost(call: WordPressRequest, input: WpPostInput, existing
 
   // WordPress: a publish with a date ahead is scheduled; a future without one, or with one past, is refused.
   const date = input.date_gmt ?? input.date ?? undefined;
-  let status: ArrivingPost['status'] = input.status === 'pending' ? 'draft' : input.status;
+  // `trash` is answered before an arrival is made (trashPost).
+  let status: ArrivingPost['status'] = input.status === 'pending' ? 'draft' : input.status === 'trash' ? undefined : input.status;
   if (!existing && status === undefined) status = 'draft';
   if (status === 'publish' && date && Date.parse(date) > Date.now()) status = 'future';
   if (status === 'future' && !(date && Date.parse(date) > Date.now())) {
@@ -372,6 +421,7 @@ async function arrivingPost(call: WordPressRequest, input: WpPostInput, existing
     featuredMediaId,
     metaTitle: seo(SEO_META_KEYS.title),
     metaDescription: seo(SEO_META_KEYS.description),
+    sticky: input.sticky,
     ...(status ? { status } : {}),
     // A past date kept with a publish: the article's own date (an import), as WordPress keeps it.
     ...(status === 'future' || (status === 'publish' && date) ? { publishAt: date! } : {}),
@@ -438,7 +488,7 @@ function wpPost(call: WordPressRequest, row: PostRow, tagIds: Map<string, number
     modified,
     modified_gmt: modified,
     slug: row.slug,
-    status: WP_STATUS[row.status],
+    status: row.trashed_at ? 'trash' : WP_STATUS[row.status],
     type: 'post',
     link,
     title: { rendered: escapeHtml(row.title), ...(edit ? { raw: row.title } : {}) },
@@ -448,7 +498,7 @@ function wpPost(call: WordPressRequest, row: PostRow, tagIds: Map<string, number
     featured_media: row.media?.wp_id ?? 0,
     comment_status: 'closed',
     ping_status: 'closed',
-    sticky: false,
+    sticky: row.sticky,
     template: '',
     format: 'standard',
     meta: {

@@ -65,6 +65,8 @@ export interface BlogPost {
   metaTitle: string;
   /** The description for search engines and link previews: the SEO description, else the excerpt. */
   metaDescription: string;
+  /** Shown first on the blog's own list (WordPress's sticky posts). */
+  sticky: boolean;
 }
 
 /** A post's featured image: where it is, its alt text, and its size in pixels when the library knows it. */
@@ -87,6 +89,12 @@ export interface Blog {
   organization: Organization;
   /** Newest first. */
   posts: BlogPost[];
+  /**
+   * The blog's own list (/blog and its pages): the sticky posts first, newest first among them, then the others;
+   * category and tag pages, the feed and the sitemap keep `posts`' order, as WordPress keeps sticky posts to its
+   * front page.
+   */
+  listed: BlogPost[];
   /**
    * The categories visitors are offered (pills, sidebar, category pages, sitemap), by name: those with at least
    * one published post. A category still waiting for review is not read at all (readBlogRows): its posts show
@@ -167,6 +175,7 @@ export function toBlogPost(
     updatedAt: new Date(row.updated_at).toISOString(),
     metaTitle: postPageTitle(row.title, row.meta_title, organization.name),
     metaDescription: row.meta_description?.trim() || excerpt,
+    sticky: row.sticky,
   };
 }
 
@@ -200,7 +209,8 @@ export function toBlog(rows: BlogRows): Blog {
     const slug = categorySlugById.get(category_id);
     return slug && !liveCategorySlugs.has(old_slug) ? [{ oldSlug: old_slug, slug }] : [];
   });
-  return { organization: rows.organization, posts, categories, redirects, categoryRedirects };
+  const listed = [...posts.filter((post) => post.sticky), ...posts.filter((post) => !post.sticky)];
+  return { organization: rows.organization, posts, listed, categories, redirects, categoryRedirects };
 }
 
 /** The card fields of a post. */

@@ -33,7 +33,7 @@ type Env = Record<string, string | undefined>;
  * and every image of the library (10,000 posts: past the statement timeout).
  */
 const POST_COLUMNS =
-  'id, slug, title, excerpt, content, category_id, author_id, tags, featured_image_url, featured_media_id, meta_title, meta_description, published_at, created_at, updated_at';
+  'id, slug, title, excerpt, content, category_id, author_id, tags, featured_image_url, featured_media_id, meta_title, meta_description, published_at, created_at, updated_at, sticky';
 
 /** PostgREST's usual max-rows; the build pages through posts in steps of this size. */
 const READ_BATCH = 1000;

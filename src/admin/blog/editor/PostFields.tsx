@@ -162,6 +162,15 @@ export function PostFields({ form, setForm, isNew, organizationId, organizationN
         onChoose={(media) => setForm((current) => ({ ...current, featured_media: media, featured_image_url: '' }))}
         onRemove={() => setForm((current) => ({ ...current, featured_media: null, featured_image_url: '' }))}
       />
+      <label className="flex items-start gap-2 text-sm">
+        <input type="checkbox" className="mt-0.5" checked={form.sticky} onChange={(event) => update('sticky', event.target.checked)} aria-describedby="sticky-hint" />
+        <span>
+          <span className="font-medium">Stick to the top of the blog</span>
+          <span id="sticky-hint" className="block text-xs text-muted-foreground">
+            Shown first on the blog&apos;s first page once published, whatever its date.
+          </span>
+        </span>
+      </label>
       <fieldset className="space-y-4 rounded-lg border border-border p-4">
         <legend className="px-1 font-semibold">SEO Settings</legend>
         <Field label="Meta Title" hint={`${pageTitle.length}/${META_TITLE_GUIDE} characters in the page's title: ${pageTitle}`}>

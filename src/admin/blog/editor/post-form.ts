@@ -18,6 +18,7 @@ export interface PostForm {
   featured_media: FeaturedMedia | null;
   meta_title: string;
   meta_description: string;
+  sticky: boolean;
   scheduleAt: string;
 }
 
@@ -35,6 +36,7 @@ export function formOf(post: AdminPost | null, timeZone: string): PostForm {
     featured_media: post?.featured_media ?? null,
     meta_title: post?.meta_title ?? '',
     meta_description: post?.meta_description ?? '',
+    sticky: post?.sticky ?? false,
     scheduleAt: post?.status === 'scheduled' && post.published_at ? toZonedInput(post.published_at, timeZone) : '',
   };
 }
@@ -53,6 +55,7 @@ export function draftOf(form: PostForm, publication: Publication): PostDraft {
     featured_media_id: form.featured_media?.id ?? null,
     meta_title: form.meta_title,
     meta_description: form.meta_description,
+    sticky: form.sticky,
     ...publication,
   };
 }

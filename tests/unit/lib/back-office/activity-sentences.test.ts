@@ -33,6 +33,8 @@ describe('activitySentence', () => {
     ['post_schedule_cancelled', post, 'Alex Morgan cancelled the schedule of the post "Hello World"'],
     ['post_restored', post, 'Alex Morgan restored the post "Hello World"'],
     ['post_deleted', post, 'Alex Morgan deleted the post "Hello World"'],
+    ['post_trashed', post, 'Alex Morgan moved the post "Hello World" to the trash'],
+    ['post_untrashed', post, 'Alex Morgan restored the post "Hello World" from the trash'],
     ['categories_changed', {}, 'Alex Morgan changed the blog categories'],
     ['category_created', { resource_type: 'blog_category', details: { name: 'Local SEO', slug: 'local-seo' } }, 'Alex Morgan created the blog category "Local SEO"'],
     ['category_approved', { resource_type: 'blog_category', details: { name: 'Drone Photography', slug: 'drone-photography' } }, 'Alex Morgan approved the blog category "Drone Photography" for visitors'],

@@ -32,6 +32,7 @@ function row(overrides: Partial<PostRow> = {}): PostRow {
     published_at: '2026-10-28 14:00:00+00',
     created_at: '2026-10-01T00:00:00Z',
     updated_at: '2026-10-29T00:00:00Z',
+    sticky: false,
     ...overrides,
   };
 }
@@ -150,6 +151,16 @@ describe('toBlog', () => {
   it('orders posts newest first and categories by name', () => {
     expect(blog.posts.map((p) => p.slug)).toEqual(['newer', 'older', 'local']);
     expect(blog.categories.map((c) => c.slug)).toEqual(['local-seo', 'seo-strategies']);
+  });
+
+  it("lists sticky posts first on the blog's own list only, newest first among them; reads an older snapshot as none sticky", () => {
+    expect(blog.listed.map((p) => p.slug)).toEqual(['newer', 'older', 'local']);
+    const sticky = toBlog({ ...rows, posts: rows.posts.map((post) => ({ ...post, sticky: post.slug !== 'newer' })) });
+    expect(sticky.listed.map((p) => p.slug)).toEqual(['older', 'local', 'newer']);
+    expect(sticky.posts.map((p) => p.slug)).toEqual(['newer', 'older', 'local']);
+    const old: Record<string, unknown> = JSON.parse(JSON.stringify(rows));
+    for (const post of old.posts as Record<string, unknown>[]) delete post.sticky;
+    expect(BlogRowsSchema.parse(old).posts.every((post) => post.sticky === false)).toBe(true);
   });
 
   it('offers no category without a published post: no pill, sidebar entry or page, and no redirect to one', () => {

@@ -20,6 +20,7 @@ const post = toBlogPost(
     published_at: '2026-10-28T14:00:00Z',
     created_at: '2026-10-01T00:00:00Z',
     updated_at: '2026-10-29T00:00:00Z',
+    sticky: false,
   },
   new Map(),
   new Map(),
