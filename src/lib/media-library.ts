@@ -27,12 +27,14 @@ export interface MediaItem {
   width: number | null;
   height: number | null;
   alt_text: string;
+  /** Plain text, as WordPress's attachment caption; empty when none. */
+  caption: string;
   created_at: string;
   updated_at: string;
 }
 
 /** The columns of a MediaItem. */
-export const MEDIA_COLUMNS = 'id, organization_id, storage_path, file_name, mime_type, size_bytes, width, height, alt_text, created_at, updated_at';
+export const MEDIA_COLUMNS = 'id, organization_id, storage_path, file_name, mime_type, size_bytes, width, height, alt_text, caption, created_at, updated_at';
 
 /** The public address of a library file (the bucket is public), on the backend the browser talks to unless told. */
 export function mediaPublicUrl(storagePath: string, supabaseUrl: string = publicSupabaseConfig().url): string {

@@ -94,17 +94,17 @@ export const WpPostInputSchema = z.object({
 export type WpPostInput = z.infer<typeof WpPostInputSchema>;
 
 /**
- * What a tool may change of a Media Library file (`POST`/`PUT`/`PATCH /media/{id}`): its alt text (as the
- * library's editor bounds it) and its title (the file's name in the library, its extension kept). WordPress's
- * caption and description are not kept by the library: sent with text, they are refused by name rather than
- * dropped (sent empty, as some tools send every field, they ask for nothing).
+ * What a tool may change of a Media Library file (`POST`/`PUT`/`PATCH /media/{id}`): its alt text and caption
+ * (plain text, as the library's editor bounds them) and its title (the file's name in the library, its extension
+ * kept). WordPress's description is not kept by the library: sent with text, it is refused by name rather than
+ * dropped (sent empty, as some tools send every field, it asks for nothing).
  */
 export const WpMediaUpdateSchema = z
   .object({
     alt_text: storableString().trim().max(500, atMost(500)).optional(),
     title: rawText(storableString().trim().min(1, 'must not be empty').max(200, atMost(200))).optional(),
-    caption: rawText(z.string().max(0, 'is not kept: the Media Library has alt text and a title only')).optional(),
-    description: rawText(z.string().max(0, 'is not kept: the Media Library has alt text and a title only')).optional(),
+    caption: rawText(storableString().trim().max(500, atMost(500))).optional(),
+    description: rawText(z.string().max(0, 'is not kept: the Media Library has alt text, a caption and a title only')).optional(),
   })
   .loose();
 

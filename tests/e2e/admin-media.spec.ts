@@ -60,8 +60,9 @@ test('an editor uploads two images, describes one and makes it a post\'s feature
   await wide.click();
   const details = page.getByRole('complementary', { name: 'Image details' });
   await details.getByLabel('Alt text').fill(`${marker} a wide teal banner`);
-  await details.getByRole('button', { name: 'Save alt text' }).click();
-  await expect(toastWith(page, 'Alt text saved')).toBeVisible();
+  await details.getByLabel('Caption').fill('The banner of the spring campaign');
+  await details.getByRole('button', { name: 'Save details' }).click();
+  await expect(toastWith(page, 'Details saved')).toBeVisible();
 
   await page.goto('/admin/blog/new');
   await page.getByLabel('Title *').fill(`${marker} post`);
@@ -95,5 +96,5 @@ test('a viewer sees the library without upload, alt text or delete controls', as
   await first.click();
   const details = page.getByRole('complementary', { name: 'Image details' });
   await expect(details.getByLabel('Alt text')).toHaveAttribute('readonly', '');
-  await expect(details.getByRole('button', { name: /Save alt text|Delete image/ })).toHaveCount(0);
+  await expect(details.getByRole('button', { name: /Save details|Delete image/ })).toHaveCount(0);
 });

@@ -208,7 +208,7 @@ describe('who sees and touches the files', () => {
   });
 
   it('a viewer cannot describe, delete or remove them', async () => {
-    await expect(describeMedia(viewer, ours, 'Viewer was here')).rejects.toThrow(MediaError);
+    await expect(describeMedia(viewer, ours, { altText: 'Viewer was here', caption: '' })).rejects.toThrow(MediaError);
     await expect(deleteMedia(viewer, ours)).rejects.toThrow(MediaError);
     await viewer.storage.from(MEDIA_BUCKET).remove([ours.storage_path]);
     expect(await objectExists(ours.storage_path)).toBe(true);
@@ -289,8 +289,9 @@ describe('featured images, usage and deletion', () => {
   it("new alt text on a published post's featured image requests a rebuild", async () => {
     const media = await upload(editor, 30);
     await savePost(editor, asEditor, draft({ status: 'published', published_at: new Date().toISOString(), featured_media_id: media.id }));
-    const described = await describeMedia(editor, media, '  A chart of the results  ');
-    expect(described.alt_text).toBe('A chart of the results');
+    const described = await describeMedia(editor, media, { altText: '  A chart of the results  ', caption: ' Q3, all regions ' });
+    expect(described).toMatchObject({ alt_text: 'A chart of the results', caption: 'Q3, all regions' });
+    await expect(describeMedia(editor, media, { altText: 'ok', caption: 'x'.repeat(501) })).rejects.toThrow('A caption can be at most 500 characters');
     const { data } = await service.from('site_rebuild_requests').select('reason').eq('organization_id', seed.scalePro).eq('reason', `Image described: ${media.file_name}`);
     expect(data).toHaveLength(1);
   });

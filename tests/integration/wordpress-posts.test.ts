@@ -376,7 +376,7 @@ describe('raw requests', () => {
 describe('media', () => {
   /** A small PNG of its own colour: each test's bytes are new to the library. */
   const png = (shade: number) => sharp({ create: { width: 48, height: 30, channels: 3, background: { r: shade, g: 90, b: 200 } } }).png().toBuffer();
-  const mediaNamed = async (name: string) => (await service.from('media').select('id, wp_id, file_name, mime_type, width, created_by, alt_text').eq('organization_id', seed.scalePro).eq('file_name', name)).data ?? [];
+  const mediaNamed = async (name: string) => (await service.from('media').select('id, wp_id, file_name, mime_type, width, created_by, alt_text, caption, storage_path').eq('organization_id', seed.scalePro).eq('file_name', name)).data ?? [];
 
   it('takes raw bytes with Content-Disposition and a multipart upload, then the post names the file as its featured image', async () => {
     const rawName = `cover-${run}.png`;
@@ -441,7 +441,7 @@ describe('media', () => {
     expect(data).toEqual([]);
   });
 
-  it("changes a file's alt text and title after the upload, as api-fetch and mcp-wordpress do; refuses a caption, a viewer, a visitor and another organization's file", async () => {
+  it("changes a file's alt text, caption and title after the upload, as api-fetch and mcp-wordpress do; refuses a description, a viewer, a visitor and another organization's file", async () => {
     const name = `described-${run}.png`;
     const uploaded = await fetch(`${server.origin}/wp-json/wp/v2/media`, {
       method: 'POST',
@@ -453,12 +453,15 @@ describe('media', () => {
     expect(described.json).toMatchObject({ id: uploaded.id, alt_text: 'A teal rectangle', title: { rendered: `described-${run}` } });
     const renamed = await call(`/wp/v2/media/${uploaded.id}`, { method: 'PUT', body: { title: { raw: `renamed-${run}` } } });
     expect(renamed.json).toMatchObject({ alt_text: 'A teal rectangle', title: { rendered: `renamed-${run}` } });
+    const captioned = await call(`/wp/v2/media/${uploaded.id}?context=edit`, { method: 'PATCH', body: { caption: { raw: ' Spring <b>sale</b> ' } } });
+    expect(captioned.json.caption).toEqual({ rendered: '<p>Spring &#60;b&#62;sale&#60;/b&#62;</p>\n', raw: 'Spring <b>sale</b>' });
     const [row] = await mediaNamed(`renamed-${run}.png`);
-    expect(row).toMatchObject({ wp_id: uploaded.id, alt_text: 'A teal rectangle' });
+    expect(row).toMatchObject({ wp_id: uploaded.id, alt_text: 'A teal rectangle', caption: 'Spring <b>sale</b>' });
 
     const before = JSON.stringify(row);
-    const refused = await call(`/wp/v2/media/${uploaded.id}`, { method: 'PATCH', body: { alt_text: 'Changed', caption: 'A caption' } });
-    expect(refused).toMatchObject({ status: 400, json: { code: 'rest_invalid_param', data: { params: { caption: expect.stringContaining('is not kept') } } } });
+    const refused = await call(`/wp/v2/media/${uploaded.id}`, { method: 'PATCH', body: { alt_text: 'Changed', description: 'A description' } });
+    expect(refused).toMatchObject({ status: 400, json: { code: 'rest_invalid_param', data: { params: { description: expect.stringContaining('is not kept') } } } });
+    expect((await call(`/wp/v2/media/${uploaded.id}`, { method: 'PATCH', body: { caption: 'x'.repeat(501) } })).status).toBe(400);
     expect((await call(`/wp/v2/media/${uploaded.id}`, { method: 'PATCH', body: { alt_text: 'x'.repeat(501) } })).status).toBe(400);
     expect((await call(`/wp/v2/media/${uploaded.id}`, { method: 'PATCH', body: { alt_text: 'By a visitor' }, auth: null })).status).toBe(401);
     const member = await createMember('editor');
@@ -476,5 +479,45 @@ describe('media', () => {
     expect((await call(`/wp/v2/media/${otherId}`, { method: 'PATCH', body: { alt_text: 'Not yours' } })).status).toBe(404);
     expect((await service.from('media').select('alt_text').eq('storage_path', otherPath).single()).data).toEqual({ alt_text: '' });
     expect(JSON.stringify((await mediaNamed(`renamed-${run}.png`))[0])).toBe(before);
+  });
+
+  it('deletes a file with force as the Media Library does: the published post loses it and is rebuilt, the audit names the password, the object goes', async () => {
+    const name = `deleted-${run}.png`;
+    const uploaded = await fetch(`${server.origin}/wp-json/wp/v2/media`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${EDITOR.email}:${DEV_PASSWORD}`).toString('base64')}`, 'content-type': 'image/png', 'content-disposition': `attachment; filename="${name}"` },
+      body: await png(70),
+    }).then((response) => response.json());
+    const title = `Shows a file soon deleted ${run}`;
+    const post = await call('/wp/v2/posts', { method: 'POST', body: { title, content: '<p>With an image.</p>', status: 'publish', featured_media: uploaded.id } });
+    expect(post.json.featured_media).toBe(uploaded.id);
+    const [row] = await mediaNamed(name);
+    const objects = async () => (await service.storage.from('media').list(seed.scalePro, { search: row!.storage_path.split('/').pop() })).data!.length;
+    expect(await objects()).toBe(1);
+
+    // Refused: without force, for a visitor, for a viewer, for another organization's file; nothing goes.
+    expect(await call(`/wp/v2/media/${uploaded.id}`, { method: 'DELETE' })).toMatchObject({ status: 501, json: { code: 'rest_trash_not_supported' } });
+    expect((await call(`/wp/v2/media/${uploaded.id}?force=true`, { method: 'DELETE', auth: null })).status).toBe(401);
+    const member = await createMember('editor');
+    cleanup.push(member.remove);
+    const made = await (await signedInClient(member.email)).rpc('create_application_password', { p_organization_id: seed.scalePro, p_name: 'Deleter' });
+    await service.from('organization_memberships').update({ role: 'viewer' }).eq('user_id', member.id).eq('organization_id', seed.scalePro);
+    expect(await call(`/wp/v2/media/${uploaded.id}?force=true`, { method: 'DELETE', auth: [member.email, (made.data as { password: string }).password] })).toMatchObject({ status: 403, json: { code: 'rest_cannot_delete' } });
+    const { data: foreign } = await service.from('media').select('wp_id').eq('organization_id', seed.evergreen).limit(1).maybeSingle();
+    if (foreign) expect((await call(`/wp/v2/media/${foreign.wp_id}?force=true`, { method: 'DELETE' })).status).toBe(404);
+    expect(await mediaNamed(name)).toHaveLength(1);
+
+    const before = new Date().toISOString();
+    const deleted = await call(`/wp/v2/media/${uploaded.id}?force=true`, { method: 'DELETE' });
+    expect(deleted.json).toMatchObject({ deleted: true, previous: { id: uploaded.id } });
+    expect(await mediaNamed(name)).toEqual([]);
+    expect(await objects()).toBe(0);
+    expect((await service.from('blog_posts').select('featured_media_id').eq('wp_id', post.json.id).single()).data).toEqual({ featured_media_id: null });
+    const [stored] = await postsTitled(title);
+    const rebuilds = (await service.from('site_rebuild_requests').select('reason').eq('organization_id', seed.scalePro).gte('requested_at', before)).data!;
+    expect(rebuilds).toContainEqual({ reason: `Post updated: ${stored!.slug}` });
+    const audit = (await service.from('user_activity_logs').select('user_id, details').eq('resource_id', row!.id).eq('action', 'media_deleted')).data!;
+    expect(audit).toEqual([{ user_id: EDITOR.id, details: { file_name: name, application_password: 'Development' } }]);
+    expect((await call(`/wp/v2/media/${uploaded.id}?force=true`, { method: 'DELETE' })).status).toBe(404);
   });
 });

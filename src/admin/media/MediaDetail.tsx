@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ALT_TEXT_MAX, deleteMedia, describeMedia, formatBytes, formatDimensions, formatMediaDate, MediaError, mediaUsage, type MediaUse } from '../../lib/back-office/media';
+import { ALT_TEXT_MAX, CAPTION_MAX, deleteMedia, describeMedia, formatBytes, formatDimensions, formatMediaDate, MediaError, mediaUsage, type MediaUse } from '../../lib/back-office/media';
 import { type MediaItem, mediaPublicUrl } from '../../lib/media-library';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { toast } from '../../stores/toast';
@@ -30,10 +30,11 @@ function UsageList({ uses }: { uses: MediaUse[] }) {
   );
 }
 
-/** One file: its preview and facts, where it is used, its URL, and (editors and admins) alt text and delete. */
+/** One file: its preview and facts, where it is used, its URL, and (editors and admins) alt text, caption and delete. */
 export function MediaDetail({ media, organizationId, canEdit, onChanged, onDeleted }: MediaDetailProps) {
   const url = mediaPublicUrl(media.storage_path);
   const [alt, setAlt] = useState(media.alt_text);
+  const [caption, setCaption] = useState(media.caption);
   // Which posts use the file; an unreadable answer reads as none (deleting still asks first).
   const usage = useLoad(() => mediaUsage(supabaseBrowser(), organizationId, media.id), [organizationId, media.id]);
   const uses = usage.state === 'error' ? [] : (usage.value ?? null);
@@ -42,15 +43,15 @@ export function MediaDetail({ media, organizationId, canEdit, onChanged, onDelet
   const [deleting, setDeleting] = useState(false);
   const dimensions = formatDimensions(media);
 
-  async function saveAlt() {
+  async function saveDetails() {
     setSaving(true);
     try {
-      const saved = await describeMedia(supabaseBrowser(), media, alt);
+      const saved = await describeMedia(supabaseBrowser(), media, { altText: alt, caption });
       onChanged(saved);
-      toast({ title: 'Alt text saved', description: saved.file_name });
+      toast({ title: 'Details saved', description: saved.file_name });
     } catch (error) {
       console.error(error);
-      toast({ title: 'Error', description: error instanceof MediaError ? error.message : 'The alt text could not be saved.', variant: 'destructive' });
+      toast({ title: 'Error', description: error instanceof MediaError ? error.message : "The image's details could not be saved.", variant: 'destructive' });
     } finally {
       setSaving(false);
     }
@@ -89,9 +90,18 @@ export function MediaDetail({ media, organizationId, canEdit, onChanged, onDelet
           )
         }
       </Field>
+      <Field label="Caption" hint={caption.trim() ? `${caption.length}/${CAPTION_MAX} characters` : 'Optional: a line about the image, as publishing tools send it.'}>
+        {(field) =>
+          canEdit ? (
+            <Textarea {...field} rows={2} maxLength={CAPTION_MAX} value={caption} onChange={(event) => setCaption(event.target.value)} />
+          ) : (
+            <Textarea {...field} rows={2} value={media.caption} readOnly />
+          )
+        }
+      </Field>
       {canEdit && (
-        <Button size="sm" onClick={() => void saveAlt()} disabled={saving || alt.trim() === media.alt_text}>
-          {saving ? 'Saving...' : 'Save alt text'}
+        <Button size="sm" onClick={() => void saveDetails()} disabled={saving || (alt.trim() === media.alt_text && caption.trim() === media.caption)}>
+          {saving ? 'Saving...' : 'Save details'}
         </Button>
       )}
       <Field label="URL">

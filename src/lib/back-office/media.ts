@@ -17,11 +17,12 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { answerMessage, type FunctionAnswer, postAdminFunction } from './functions.ts';
 import { ilikePattern } from '../ilike-pattern.ts';
-import { AltTextSchema, MediaFileNameSchema } from '../../schemas/media.ts';
+import { AltTextSchema, CaptionSchema, MediaFileNameSchema } from '../../schemas/media.ts';
+import { z } from '../../schemas/zod.ts';
 import { IMAGE_FORMATS_TEXT, IMAGE_TYPES, type ImageInfo, imageProblem, inspectImage, MEDIA_MAX_BYTES } from '../image-file.ts';
 import { MEDIA_BUCKET, MEDIA_COLUMNS, type MediaItem, storeLibraryImage } from '../media-library.ts';
 
-export { ALT_TEXT_MAX } from '../../schemas/media.ts';
+export { ALT_TEXT_MAX, CAPTION_MAX } from '../../schemas/media.ts';
 export { MEDIA_MAX_BYTES } from '../image-file.ts';
 
 /** The function that adds an uploaded file to the library (netlify/functions/admin-media.mts). */
@@ -130,12 +131,12 @@ export async function listMedia(client: SupabaseClient, organizationId: string, 
   return (data ?? []) as MediaItem[];
 }
 
-/** Saves a file's alt text (trimmed, at most 500 characters) and returns the updated row. */
-export async function describeMedia(client: SupabaseClient, media: Pick<MediaItem, 'id'>, altText: string): Promise<MediaItem> {
-  const parsed = AltTextSchema.safeParse(altText);
+/** Saves a file's alt text and caption (each trimmed, at most 500 characters) and returns the updated row. */
+export async function describeMedia(client: SupabaseClient, media: Pick<MediaItem, 'id'>, text: { altText: string; caption: string }): Promise<MediaItem> {
+  const parsed = z.object({ alt_text: AltTextSchema, caption: CaptionSchema }).safeParse({ alt_text: text.altText, caption: text.caption });
   if (!parsed.success) throw new MediaError(parsed.error.issues[0]!.message);
-  const { data, error } = await client.from('media').update({ alt_text: parsed.data }).eq('id', media.id).select(MEDIA_COLUMNS).maybeSingle();
-  if (error) throw new MediaError(`Saving the alt text failed: ${error.message}`);
+  const { data, error } = await client.from('media').update(parsed.data).eq('id', media.id).select(MEDIA_COLUMNS).maybeSingle();
+  if (error) throw new MediaError(`Saving the image's details failed: ${error.message}`);
   if (!data) throw new MediaError('You do not have permission to change this file.');
   return data as MediaItem;
 }

@@ -2,18 +2,21 @@
  * `wp/v2/media` of the WordPress-compatible API: tools upload the featured image first, then send its id with
  * the post. An upload comes as WordPress takes it: the file's bytes as the body with `Content-Disposition:
  * attachment; filename="…"` (and its Content-Type), or a multipart form with a `file` part (and optional
- * `alt_text`, `title`). It lands in the organization's Media Library as a back-office upload does (one copy per
- * image: the same bytes answer the library's file), credited to the password's member. Files are images of the
- * library's types up to its size; anything else is refused naming the file and why, with nothing stored. Editors
- * and admins list, read and upload the library's files, and change a file's alt text and title (updateMedia); visitors (and viewers) read through the anon key, so they
- * see what the database lets the site show: the featured images of published posts.
+ * `alt_text`, `title`, `caption`). It lands in the organization's Media Library as a back-office upload does (one
+ * copy per image: the same bytes answer the library's file), credited to the password's member. Files are images
+ * of the library's types up to its size; anything else is refused naming the file and why, with nothing stored.
+ * Editors and admins list, read and upload the library's files, change a file's alt text, caption and title
+ * (updateMedia) and delete it with `force=true` (deleteMedia: attachments have no trash in WordPress either);
+ * visitors (and viewers) read through the anon key, so they see what the database lets the site show: the
+ * featured images of published posts.
  */
 import { likeLiteral } from '../ilike-pattern.ts';
 import { imageProblem } from '../image-file.ts';
-import { MEDIA_COLUMNS, type MediaItem, mediaPublicUrl } from '../media-library.ts';
+import { MEDIA_BUCKET, MEDIA_COLUMNS, type MediaItem, mediaPublicUrl } from '../media-library.ts';
 import { publicSupabaseConfig } from '../supabase-config.ts';
 import { WpMediaUpdateSchema, WpPagingSchema } from '../../schemas/wordpress.ts';
 import { FUNCTION_BODY_LIMIT_BYTES, HttpError, readBytes } from './http.ts';
+import { buildAtOnce, quietWindowMs, type RequestedRebuild, sendAfterChange } from './rebuilds.ts';
 import { ImageProblem, storeMedia } from './webhook-images.ts';
 import {
   collection,
@@ -61,8 +64,8 @@ async function getMedia(call: WordPressRequest): Promise<Response> {
 }
 
 /**
- * `POST`/`PUT`/`PATCH /media/{id}`: a file's alt text and title (its name, the extension kept), as the library's
- * editor changes them; editors and admins of the organization only (the library's own rule, "Editors describe
+ * `POST`/`PUT`/`PATCH /media/{id}`: a file's alt text, caption and title (its name, the extension kept), as the
+ * library's editor changes them; editors and admins of the organization only (the library's own rule, "Editors describe
  * media"). Only the fields sent change; 400 naming a field it cannot take, with nothing written.
  */
 async function updateMedia(call: WordPressRequest): Promise<Response> {
@@ -73,9 +76,10 @@ async function updateMedia(call: WordPressRequest): Promise<Response> {
   if (body instanceof Response) return body;
   const parsed = WpMediaUpdateSchema.safeParse(body);
   if (!parsed.success) return invalidFromZod(parsed.error);
-  const { alt_text: altText, title } = parsed.data;
+  const { alt_text: altText, title, caption } = parsed.data;
   const changes = {
     ...(altText !== undefined ? { alt_text: altText } : {}),
+    ...(caption !== undefined ? { caption } : {}),
     ...(title !== undefined ? { file_name: `${title}${row.file_name.match(/\.[^.]+$/)?.[0] ?? ''}` } : {}),
   };
   if (Object.keys(changes).length) {
@@ -83,6 +87,38 @@ async function updateMedia(call: WordPressRequest): Promise<Response> {
     if (error) throw new Error(`updating media ${row.id} failed: ${error.message}`);
   }
   return wpJson(wpMedia(call, (await readMedia(call, { id: row.id }))!));
+}
+
+/**
+ * `DELETE /media/{id}?force=true`: the file leaves the library as the back office deletes it (posts showing it
+ * lose it, the site is rebuilt when a published one did, the audit names the member and the password), then its
+ * stored object. Without `force`, WordPress's 501 for a type without a trash.
+ */
+async function deleteMedia(call: WordPressRequest): Promise<Response> {
+  if (!mayWrite(call)) return forbidden(call, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
+  const row = await readMedia(call, { wp_id: call.id! });
+  if (!row) return wpError(404, 'rest_post_invalid_id', 'Invalid post ID.');
+  const force = (call.url.searchParams.get('force') ?? '').toLowerCase();
+  if (force !== 'true' && force !== '1') {
+    return wpError(501, 'rest_trash_not_supported', "Media does not support trashing. Set 'force=true' to delete.");
+  }
+  const previous = wpMedia(call, row);
+  const { data, error } = await call.context.service.rpc('delete_arrived_media', {
+    p_organization_id: call.context.organizationId,
+    p_media_id: row.id,
+    p_application_password_id: call.publisher!.passwordId,
+    p_quiet_window_ms: quietWindowMs(process.env),
+    p_at_once: buildAtOnce(process.env),
+  });
+  if (error?.code === '42501') return forbidden(call, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
+  if (error?.code === 'P0002') return wpError(404, 'rest_post_invalid_id', 'Invalid post ID.');
+  if (error) throw new Error(`delete_arrived_media failed: ${error.message}`);
+  const deleted = data as RequestedRebuild & { storage_path: string };
+  const removed = await call.context.service.storage.from(MEDIA_BUCKET).remove([deleted.storage_path]);
+  // The row is gone, so nothing shows the file any more; an object left behind is only storage, said in the log.
+  if (removed.error) console.error(`[wordpress-api] media ${row.id} left the library, its object ${deleted.storage_path} was not removed: ${removed.error.message}`);
+  await sendAfterChange(call.context.service, deleted, 'wordpress-api media delete');
+  return wpJson({ deleted: true, previous });
 }
 
 /** `POST /media`: the file into the Media Library; 201 with the file (the library's own when it has these bytes). */
@@ -115,6 +151,11 @@ async function uploadMedia(call: WordPressRequest): Promise<Response> {
     if (error instanceof ImageProblem) return wpError(400, 'rest_upload_invalid_file', `${upload.fileName}: ${error.message}.`);
     throw error;
   }
+  // A caption sent with the upload: kept unless the library's file (the same bytes sent before) has one already.
+  if (upload.caption) {
+    const { error } = await call.context.service.from('media').update({ caption: upload.caption }).eq('id', mediaId).eq('caption', '');
+    if (error) throw new Error(`captioning media ${mediaId} failed: ${error.message}`);
+  }
   const answer = wpMedia(call, (await readMedia(call, { id: mediaId }))!);
   return wpJson(answer, { status: 201, headers: { location: answer._links.self[0]!.href } });
 }
@@ -124,6 +165,7 @@ interface Upload {
   fileName: string;
   bytes: Uint8Array;
   altText: string;
+  caption: string;
 }
 
 /** A refused upload, with WordPress's code for it. */
@@ -152,7 +194,7 @@ async function readUpload(request: Request): Promise<Upload> {
     const file = form.get('file');
     if (!(file instanceof File)) throw new UploadError('rest_upload_no_data', 'No data supplied: send the image as the `file` part.');
     const text = (name: string) => withoutControlCharacters(String(form.get(name) ?? '')).trim().slice(0, 500);
-    return { fileName: cleanName(file.name) || 'image', bytes: new Uint8Array(await file.arrayBuffer()), altText: text('alt_text') || text('title') };
+    return { fileName: cleanName(file.name) || 'image', bytes: new Uint8Array(await file.arrayBuffer()), altText: text('alt_text') || text('title'), caption: text('caption') };
   }
   if (bytes.byteLength === 0) throw new UploadError('rest_upload_no_data', 'No data supplied.');
   const disposition = request.headers.get('content-disposition');
@@ -165,7 +207,7 @@ async function readUpload(request: Request): Promise<Upload> {
   } catch {
     // A name that is not percent-encoding is taken as it is.
   }
-  return { fileName: cleanName(decoded) || 'image', bytes, altText: '' };
+  return { fileName: cleanName(decoded) || 'image', bytes, altText: '', caption: '' };
 }
 
 /** A file name as the library keeps it: its last path segment, without control characters, at most 255 characters. */
@@ -216,7 +258,7 @@ function wpMedia(call: WordPressRequest, row: MediaRow) {
     comment_status: 'closed',
     ping_status: 'closed',
     alt_text: row.alt_text,
-    caption: { rendered: '' },
+    caption: { rendered: row.caption ? `<p>${escapeHtml(row.caption)}</p>\n` : '', ...(call.url.searchParams.get('context') === 'edit' && mayWrite(call) ? { raw: row.caption } : {}) },
     description: { rendered: '' },
     media_type: 'image',
     mime_type: row.mime_type,
@@ -231,4 +273,4 @@ function wpMedia(call: WordPressRequest, row: MediaRow) {
 }
 
 export const mediaRoutes: Record<string, Handler> = { GET: listMedia, POST: uploadMedia };
-export const mediaRoutesById: Record<string, Handler> = { GET: getMedia, POST: updateMedia, PUT: updateMedia, PATCH: updateMedia };
+export const mediaRoutesById: Record<string, Handler> = { GET: getMedia, POST: updateMedia, PUT: updateMedia, PATCH: updateMedia, DELETE: deleteMedia };
