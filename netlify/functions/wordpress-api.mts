@@ -1,14 +1,10 @@
 import type { Config, Context } from '@netlify/functions';
-import { publicSupabaseConfig } from '../../src/lib/supabase-config.ts';
-import { backendClient, RETRY_AFTER_SECONDS, withBackend } from '../../src/lib/server/backend.ts';
+import { RETRY_AFTER_SECONDS, withBackend } from '../../src/lib/server/backend.ts';
 import { SERVICE_UNAVAILABLE } from '../../src/lib/service-unavailable.ts';
 import { discoveryLink } from '../../src/lib/wordpress-discovery.ts';
 import { failureReference } from '../../src/lib/server/http.ts';
-import { clientInfoFrom } from '../../src/lib/server/login-attempts.ts';
-import { serviceClient } from '../../src/lib/server/service-client.ts';
-import { siteAddress, type SiteAddressOrganization } from '../../src/lib/server/site-address.ts';
-import { siteOrganizationId } from '../../src/lib/server/site-organization.ts';
 import { answerWordPressRequest } from '../../src/lib/server/wordpress-api.ts';
+import { wordPressContext } from '../../src/lib/server/wordpress-context.ts';
 import { wpError } from '../../src/lib/server/wordpress-rest.ts';
 
 /**
@@ -19,23 +15,7 @@ import { wpError } from '../../src/lib/server/wordpress-rest.ts';
  */
 export default withBackend(async (req: Request, context?: Pick<Context, 'ip'>) => {
   try {
-    const service = serviceClient();
-    const organizationId = await siteOrganizationId();
-    let organization: (SiteAddressOrganization & { name: string }) | null = null;
-    if (organizationId) {
-      const { data, error } = await service.from('organizations').select('name, slug, domain, domain_confirmed').eq('id', organizationId).single();
-      if (error) throw new Error(`reading organization ${organizationId} failed: ${error.message}`);
-      organization = data as SiteAddressOrganization & { name: string };
-    }
-    const { url, anonKey } = publicSupabaseConfig(process.env);
-    return await answerWordPressRequest(req, {
-      service,
-      visitor: backendClient(url, anonKey),
-      organizationId,
-      siteAddress: organization ? siteAddress(organization) : new URL(req.url).origin,
-      siteName: organization?.name ?? '',
-      client: clientInfoFrom(req.headers, context?.ip),
-    });
+    return await answerWordPressRequest(req, await wordPressContext(req, context?.ip));
   } catch (error) {
     const reference = failureReference();
     console.error(`wordpress-api failed (reference ${reference}):`, error instanceof Error ? error.message : String(error));

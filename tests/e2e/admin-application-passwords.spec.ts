@@ -1,6 +1,7 @@
 /**
  * Application passwords end to end, on the served site: an editor makes one under Profile, sees it once, a
- * publishing tool uses it (HTTP Basic auth against /wp-json/, and the /?rest_route= and /index.php?rest_route= forms netlify.toml rewrites)
+ * publishing tool uses it (HTTP Basic auth against /wp-json/, and the /?rest_route= and /index.php?rest_route= forms netlify.toml rewrites;
+ * the pages also name /xmlrpc.php's RSD document, served by its function)
  * and saves a draft the editor finds in the post list as theirs, the list then shows the password's last use,
  * and once revoked the tool is refused. The site's pages announce the API. A tool that connects through
  * WordPress's login-approval page gets a working password when the member approves, nothing when they refuse,
@@ -49,6 +50,10 @@ test('an editor makes an application password, a tool publishes with it, and onc
   }
   const home = await request.get('/');
   expect(home.headers().link).toContain('/wp-json/>; rel="https://api.w.org/"');
+  // The writing apps that speak XML-RPC find it the same way: the page's EditURI link, then the RSD document.
+  expect(await home.text()).toContain('<link rel="EditURI" type="application/rsd+xml" title="RSD" href="http://localhost:8888/xmlrpc.php?rsd">');
+  const rsd = await request.get('/xmlrpc.php?rsd');
+  expect(await rsd.text()).toContain('<api name="WordPress" blogID="1" preferred="true" apiLink="http://localhost:8888/xmlrpc.php" />');
 
   // The tool saves a draft; the editor finds it in the back office's post list, as theirs. The tool then deletes it.
   const title = `Draft from a tool ${crypto.randomUUID().slice(0, 8)}`;
