@@ -78,6 +78,7 @@ export const FUNCTION_PROBES: readonly { fn: string; method: 'GET' | 'POST'; pat
   { fn: 'admin-users', method: 'POST', path: '/api/admin/users', status: 400, json: true },
   { fn: 'admin-webhook-test', method: 'POST', path: '/api/admin/webhook-test', status: 400, json: true },
   { fn: 'wordpress-api', method: 'GET', path: '/wp-json/wp/v2/users/me', status: 401, json: true },
+  { fn: 'xmlrpc', method: 'GET', path: '/xmlrpc.php', status: 405, json: false },
 ];
 
 /** The article the webhook's dry run is asked about, as the writing tool sends one. */
