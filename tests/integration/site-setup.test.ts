@@ -393,6 +393,7 @@ describe('npm run site:check against the new organization\'s site, served as npm
     expect(lines.filter((line) => line.startsWith('ok   header '))).toHaveLength(5);
     expect(lines.filter((line) => line.startsWith('ok   function '))).toHaveLength(FUNCTION_PROBES.length);
     expect(lines).toContain('ok   function wordpress-api: GET /wp-json/wp/v2/users/me answered 401');
+    expect(lines).toContain('ok   function xmlrpc: GET /xmlrpc.php answered 405');
     expect({ posts: await posts(), deliveries: await deliveries() }).toEqual({ posts: 0, deliveries: 0 });
     const { count: subscribers } = await service.from('newsletter_subscribers').select('id', { count: 'exact', head: true }).eq('email', 'site-check@example.com');
     expect(subscribers).toBe(0);
