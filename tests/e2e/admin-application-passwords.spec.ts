@@ -9,7 +9,7 @@
  */
 import { expect, test } from './fixtures';
 import { signInAt } from './support/sign-in';
-import { createUser, removeUser, service } from './support/backend';
+import { createUser, PASSWORD, removeUser, service } from './support/backend';
 
 let email = '';
 test.afterAll(async () => {
@@ -95,13 +95,20 @@ test('a tool connects through the login-approval page: signed out, the member si
   try {
     const index = await (await request.get('/wp-json/')).json();
     const approvalPage = new URL(index.authentication['application-passwords'].endpoints.authorization);
-    expect(approvalPage.pathname).toBe('/admin/authorize-application');
+    expect(approvalPage.pathname).toBe('/wp-admin/authorize-application.php');
     // Where the tool waits: the browser is sent there with the password, which this test reads off the address.
     await page.route('https://ulysses.test/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<p>Connected</p>' }));
-    const ask = (query: Record<string, string>) => `${approvalPage.pathname}?${new URLSearchParams(query)}`;
+    // WordPress's address leads to the back office's page, the tool's request with it.
+    const ask = (query: Record<string, string>) => `/admin/authorize-application?${new URLSearchParams(query)}`;
+    // Signed out, the member signs in first and comes back with the request.
+    await page.goto(`${approvalPage.pathname}?${new URLSearchParams({ app_name: 'Ulysses', success_url: 'http://ulysses.test/connected' })}`);
+    await expect(page).toHaveURL(/\/auth\?next=%2Fadmin%2Fauthorize-application%3Fapp_name%3DUlysses%26success_url%3D/);
+    await page.getByRole('main').getByLabel('Email').fill(editor.email);
+    await page.getByRole('main').getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL(`${new URL(index.url).origin}${ask({ app_name: 'Ulysses', success_url: 'http://ulysses.test/connected' })}`);
 
     // An unsafe return address is refused before anything is made; the page says which and why.
-    await signInAt(page, ask({ app_name: 'Ulysses', success_url: 'http://ulysses.test/connected' }), editor.email);
     await expect(page.getByRole('alert')).toContainText('The success URL (success_url) must be served over a secure connection (https).');
     for (const query of [{ success_url: 'javascript:alert(1)//x' }, { app_id: 'not-a-uuid' }] as Record<string, string>[]) {
       await page.goto(ask({ app_name: 'Ulysses', ...query }));
@@ -122,7 +129,7 @@ test('a tool connects through the login-approval page: signed out, the member si
     await page.waitForURL(/^https:\/\/ulysses\.test\/connected/);
     const granted = new URL(page.url()).searchParams;
     expect(granted.get('state')).toBe('1');
-    expect(granted.get('site_url')).toBe(approvalPage.origin);
+    expect(granted.get('site_url')).toBe(new URL(index.url).origin);
     expect(granted.get('user_login')).toBe(editor.email.split('@')[0]);
     const auth = { authorization: `Basic ${Buffer.from(`${granted.get('user_login')}:${granted.get('password')}`).toString('base64')}` };
     expect((await (await request.get('/wp-json/wp/v2/users/me', { headers: auth })).json()).name).toBe('E2E editor');

@@ -56,7 +56,7 @@ describe('the API index', () => {
     const index = await answer.json();
     expect(index).toMatchObject({ name: 'Scale Pro Marketing', url: 'http://localhost:8888', namespaces: ['wp/v2'] });
     expect(Object.keys(index.routes)).toEqual(expect.arrayContaining(['/', '/wp/v2', '/wp/v2/users/me']));
-    expect(index.authentication['application-passwords'].endpoints.authorization).toBe('http://localhost:8888/admin/authorize-application');
+    expect(index.authentication['application-passwords'].endpoints.authorization).toBe('http://localhost:8888/wp-admin/authorize-application.php');
     expect((await (await call('/wp-json')).json()).namespaces).toEqual(['wp/v2']);
     expect((await (await call('/wp-json/wp/v2')).json()).namespace).toBe('wp/v2');
   });

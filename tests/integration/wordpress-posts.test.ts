@@ -196,7 +196,7 @@ describe('raw requests', () => {
     expect(stored).toEqual({ title: editorsTitle, excerpt: "The editor's excerpt", content: '<p>The second version, sent by the tool.</p>' });
   });
 
-  it('keeps a past date with a publish (a backdated import), and a published post may be given another; in review mode the post still waits', async () => {
+  it('keeps a past date with a publish or a draft (a backdated import), and a published post may be given another; in review mode the post still waits', async () => {
     const imported = await call('/wp/v2/posts', { method: 'POST', body: { title: `Imported ${run}`, content: '<p>Written in 2024.</p>', status: 'publish', date: '2024-03-05T09:30:00' } });
     expect(imported.status).toBe(201);
     expect(imported.json).toMatchObject({ status: 'publish', date: '2024-03-05T09:30:00', date_gmt: '2024-03-05T09:30:00' });
@@ -205,6 +205,13 @@ describe('raw requests', () => {
     expect(moved.json).toMatchObject({ status: 'publish', date_gmt: '2023-11-20T08:00:00' });
     // Without a date an update leaves the post's date alone.
     expect((await call(`/wp/v2/posts/${imported.json.id}`, { method: 'PATCH', body: { excerpt: 'Still from 2023.' } })).json.date_gmt).toBe('2023-11-20T08:00:00');
+
+    // A draft keeps its date, and is published at it when the tool later publishes it without another.
+    const draft = await call('/wp/v2/posts', { method: 'POST', body: { title: `Imported draft ${run}`, content: '<p>Written in 2022.</p>', status: 'pending', date_gmt: '2022-06-01T12:00:00Z' } });
+    expect(draft.json).toMatchObject({ status: 'draft', date_gmt: '2022-06-01T12:00:00' });
+    expect((await postsTitled(`Imported draft ${run}`))[0]).toMatchObject({ status: 'draft', published_at: '2022-06-01T12:00:00+00:00' });
+    const published = await call(`/wp/v2/posts/${draft.json.id}`, { method: 'PATCH', body: { status: 'publish' } });
+    expect(published.json).toMatchObject({ status: 'publish', date_gmt: '2022-06-01T12:00:00' });
 
     const restore = await setPublishMode('draft');
     try {

@@ -7,8 +7,9 @@
  *   the sign-in lockout; a viewer may not write (401), and nothing is written;
  * - posts take the REST API's one arrival path: the member is the author, the audit names the password, deleting
  *   moves the post to the trash;
+ * - another organization's post is no post here; a revoked password and the account's own password are refused;
  * - malformed XML, an unknown method, parameters of the wrong type and entities a document declares are faults or
- *   stay text, never a 500; `system.multicall` is bounded.
+ *   stay text, never a 500; a body past the functions' limit is 413; `system.multicall` is bounded.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
@@ -203,6 +204,29 @@ describe('as an attacker', () => {
     expect(await call('wp.getPost', ['1', login, DEV_PASSWORD, 'abc'])).toEqual({ faultCode: 404, faultString: 'Invalid post ID.' });
     expect(await call('wp.newPost', ['1', login, DEV_PASSWORD, { post_title: '', post_content: '' }])).toMatchObject({ faultCode: 400, faultString: expect.stringContaining('title is required') });
     expect((await service.from('blog_posts').select('id').like('title', `Private ${run}%`)).data).toEqual([]);
+
+    // Another organization's post is no post here; a revoked password is refused like a wrong one.
+    const { data: foreign } = await service.from('blog_posts').select('wp_id, title').eq('organization_id', seed.evergreen).limit(1).single();
+    expect(await call('wp.getPost', ['1', login, DEV_PASSWORD, foreign!.wp_id])).toMatchObject({ faultCode: 404 });
+    expect(await call('wp.editPost', ['1', login, DEV_PASSWORD, foreign!.wp_id, { post_title: 'Taken over' }])).toMatchObject({ faultCode: 404 });
+    expect(await call('wp.deletePost', ['1', login, DEV_PASSWORD, foreign!.wp_id])).toMatchObject({ faultCode: 404 });
+    expect((await service.from('blog_posts').select('title, trashed_at').eq('wp_id', foreign!.wp_id).single()).data).toEqual({ title: foreign!.title, trashed_at: null });
+    const author = await createMember('editor');
+    cleanup.push(author.remove);
+    const own = await signedInClient(author.email);
+    const revoked = (await own.rpc('create_application_password', { p_organization_id: seed.scalePro, p_name: 'Soon revoked' })).data as { id: string; password: string };
+    expect(await call('wp.getUsersBlogs', [author.email, revoked.password])).toMatchObject([{ blogid: '1' }]);
+    await own.rpc('revoke_application_password', { p_id: revoked.id });
+    expect(await call('metaWeblog.newPost', ['1', author.email, revoked.password, { title: `Revoked ${run}`, description: '<p>x</p>' }, true])).toEqual({ faultCode: 403, faultString: 'Incorrect username or password.' });
+    expect((await service.from('blog_posts').select('id').eq('title', `Revoked ${run}`)).data).toEqual([]);
+    // The account's own sign-in password is never an XML-RPC password.
+    expect(await call('wp.getUsersBlogs', [author.email, seed.password])).toMatchObject({ faultCode: 403 });
+  });
+
+  it('refuses a body over the functions\' limit before reading it as XML', async () => {
+    const answer = await raw(`<methodCall><methodName>demo.sayHello</methodName><params><param><value>${'x'.repeat(7 * 1024 * 1024)}</value></param></params></methodCall>`);
+    expect(answer.status).toBe(413);
+    expect(answer.text).toContain('<name>faultCode</name><value><int>413</int></value>');
   });
 
   it('answers malformed XML, unknown methods, bad values and declared entities with faults, never a 500; bounds multicall', async () => {

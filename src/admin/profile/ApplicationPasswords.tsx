@@ -80,7 +80,7 @@ export function ApplicationPasswords({ userId, userEmail, organization }: { user
         title="Application Passwords"
         description={`For publishing tools that post to WordPress sites (ZimmWriter, n8n, Zapier, the WordPress apps). In the tool, give this site's address, your user name or e-mail (${userEmail}) and an application password. Each works for ${organization.name} only.`}
       />
-      <p className="-mt-2 mb-2 flex flex-wrap items-center gap-2 text-sm">
+      <p className="-mt-2 mb-4 flex flex-wrap items-center gap-2 text-sm">
         <span className="text-muted-foreground">Your user name:</span>
         {login.value ? (
           <>

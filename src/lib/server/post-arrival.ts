@@ -75,7 +75,8 @@ export interface ArrivingPost {
   sticky?: boolean;
   /**
    * What the sender asks: publish (the organization's choice decides), draft, or future at `publishAt`. A
-   * publish with a past `publishAt` is dated then (a backdated import), where the post is published at once.
+   * publish with a past `publishAt` is dated then (a backdated import), where the post is published at once; a
+   * draft keeps its `publishAt` for when it is published.
    */
   status?: 'publish' | 'draft' | 'future';
   publishAt?: string;
@@ -177,7 +178,7 @@ export async function arrivalFields(client: SupabaseClient, organizationId: stri
     meta_description: post.metaDescription,
     sticky: post.sticky,
     status: post.status,
-    published_at: post.status === 'future' || post.status === 'publish' ? post.publishAt : undefined,
+    published_at: post.status ? post.publishAt : undefined,
     post_id: post.target && 'postId' in post.target ? post.target.postId : undefined,
     new_post: post.target && 'newPost' in post.target ? true : undefined,
   };

@@ -113,7 +113,7 @@ function indexDocument(context: WordPressContext) {
     timezone_string: 'UTC',
     namespaces: [WP_NAMESPACE],
     authentication: {
-      'application-passwords': { endpoints: { authorization: `${context.siteAddress}/admin/authorize-application` } },
+      'application-passwords': { endpoints: { authorization: `${context.siteAddress}/wp-admin/authorize-application.php` } },
     },
     routes: {
       '/': routeDescription(['GET'], root),

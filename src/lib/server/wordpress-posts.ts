@@ -12,7 +12,8 @@
  * - Create: `title` and `content` are required; the status defaults to `draft`, as WordPress's does;
  *   `publish` follows the organization's choice for arrivals (published, a draft for review, or the queue's next
  *   slot, answered as `future` with its date), and a past `date` with it dates the post then where it is published
- *   at once (a backdated import; a published post may be given another past date); `future` needs a date ahead; `pending` is kept as a draft. A slug
+ *   at once (a backdated import; a published post may be given another past date); a draft keeps a `date` too,
+ *   for when a tool publishes it; `future` needs a date ahead; `pending` is kept as a draft. A slug
  *   another post has gets `-2` (WordPress's rule), so a second create never overwrites.
  * - Update (POST, PUT or PATCH on `/posts/{id}`): only the fields sent change. `status: trash` moves the post to
  *   the trash (the other fields sent with it are not applied); another status sent for a post in the trash
@@ -423,8 +424,8 @@ async function arrivingPost(call: WordPressRequest, input: WpPostInput, existing
     metaDescription: seo(SEO_META_KEYS.description),
     sticky: input.sticky,
     ...(status ? { status } : {}),
-    // A past date kept with a publish: the article's own date (an import), as WordPress keeps it.
-    ...(status === 'future' || (status === 'publish' && date) ? { publishAt: date! } : {}),
+    // A date kept with a publish or a draft: the article's own date (an import), as WordPress keeps it.
+    ...(status === 'future' || ((status === 'publish' || status === 'draft') && date) ? { publishAt: date! } : {}),
   };
 }
 
