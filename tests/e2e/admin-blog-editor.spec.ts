@@ -55,7 +55,7 @@ async function openFromList(page: Page, title: string) {
 const notifications = (page: Page) => page.getByRole('status', { name: 'Notifications' });
 
 async function postRow(slug: string) {
-  const { data } = await service.from('blog_posts').select('id, status, title, content_source, content_format').eq('slug', slug).single();
+  const { data } = await service.from('blog_posts').select('id, status, title, excerpt, content_source, content_format').eq('slug', slug).single();
   return data!;
 }
 
@@ -221,25 +221,31 @@ test('an open editor learns that the scheduler published its post, refuses to ov
   await expect(page.getByRole('button', { name: 'Cancel schedule' })).toBeVisible();
   await page.getByLabel('Title *').fill(`${marker} stale, edited here`);
 
-  // The scheduler publishes it at its time while the editor is open; the editor hears of it on its next look.
-  await service.from('blog_posts').update({ status: 'published' }).eq('id', post!.id);
+  // The scheduler publishes it at its time while the editor is open, and another tab saves a new excerpt; the
+  // editor hears of it on its next look.
+  await service.from('blog_posts').update({ status: 'published', excerpt: 'Written in another tab.' }).eq('id', post!.id);
   await page.waitForTimeout(2_100); // a return to the page reads again once the last read is 2 s old
   await page.evaluate(() => window.dispatchEvent(new Event('focus')));
   const notice = page.getByRole('alert').filter({ hasText: 'This post changed since you opened it.' });
   await expect(notice).toContainText('The scheduler published it at');
+  // What it offers is what the post is now: live, so no Cancel schedule.
+  await expect(page.getByRole('button', { name: 'Cancel schedule' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Unpublish' })).toBeVisible();
 
   // A save would overwrite it: refused, and the post is as the scheduler left it.
   await page.getByRole('button', { name: 'Update', exact: true }).click();
   await expect(notifications(page)).toContainText('This post was changed elsewhere since you opened it.');
   expect(await postRow(slug)).toMatchObject({ status: 'published', title: `${marker} stale` });
 
-  // The latest version, with the unsaved title back over it: a published post's actions now.
+  // The latest version, with only the field changed here (the title) back over it: the other tab's excerpt stays,
+  // and a published post's actions now.
   await notice.getByRole('button', { name: 'Load the latest version' }).click();
   await expect(notice).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Unpublish' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Cancel schedule' })).toHaveCount(0);
   await expect(page.getByLabel('Title *')).toHaveValue(`${marker} stale, edited here`);
+  await expect(page.getByLabel('Excerpt')).toHaveValue('Written in another tab.');
   await page.getByRole('button', { name: 'Update', exact: true }).click();
   await expect(notifications(page)).toContainText('Post updated');
-  expect(await postRow(slug)).toMatchObject({ status: 'published', title: `${marker} stale, edited here` });
+  expect(await postRow(slug)).toMatchObject({ status: 'published', title: `${marker} stale, edited here`, excerpt: 'Written in another tab.' });
 });

@@ -1,7 +1,8 @@
 /**
  * The Security tab beyond its first page and its CSV export: a user created here gets 105 activity rows and
  * 55 login attempts (the newest of all, so they fill the first pages), Load more shows more than 100 / 50,
- * and the CSV download has the dated name, a formula-safe cell and the summary sentences. The user and their rows are removed after.
+ * and the CSV download has the dated name, a formula-safe cell, the summary sentences and every entry of the log,
+ * which the Total Activities card counts too. The user and their rows are removed after.
  */
 import { readFile } from 'node:fs/promises';
 import { expect, test } from './fixtures';
@@ -50,10 +51,18 @@ test('Load more shows activities beyond 100 and login attempts beyond 50', async
   await expect(logins.filter({ hasText: subject.email })).toHaveCount(55);
 });
 
-test('Export CSV downloads audit-log-{date}.csv with formula-safe cells', async ({ page }) => {
+test('Export CSV downloads every entry as audit-log-{date}.csv with formula-safe cells; the cards count the whole log', async ({ page }) => {
+  const total = async () => (await service.from('user_activity_logs').select('id', { count: 'exact', head: true }).eq('organization_id', SCALE_PRO_ID)).count!;
+  const before = await total();
+  expect(before).toBeGreaterThan(100);
   await openDashboard(page);
   await page.goto('/admin?tab=security');
   await expect(page.getByTestId('audit-activity').first()).toBeVisible();
+  // The card counts the whole log, not the 100 entries on screen (other work may add entries meanwhile).
+  const cardValue = page.getByText('Total Activities', { exact: true }).locator('..').locator('p').last();
+  await expect(cardValue).toHaveText(/^\d+$/);
+  const card = Number(await cardValue.textContent());
+  expect(card).toBeGreaterThanOrEqual(before);
   const downloading = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const download = await downloading;
@@ -65,5 +74,10 @@ test('Export CSV downloads audit-log-{date}.csv with formula-safe cells', async 
   expect(lines.some((line) => line.startsWith('"login",') && line.includes(`"${subject.email}","failed","","","invalid_credentials"`))).toBe(true);
   expect(lines.some((line) => line.includes(`"Sign-in failed for ${subject.email} (invalid credentials)"`))).toBe(true);
   expect(lines.some((line) => line.includes('"audit_page_e2e"') && line.includes(`did something: audit_page_e2e","${subject.id}","{}"`))).toBe(true);
+  // Every entry, not only the 100 loaded.
+  const exported = lines.filter((line) => line.startsWith('"activity",')).length;
+  expect(exported).toBeGreaterThanOrEqual(card);
+  expect(exported).toBeLessThanOrEqual(await total());
   await expect(page.getByRole('status', { name: 'Notifications' })).toContainText('Export Complete');
+  await expect(page.getByRole('status', { name: 'Notifications' })).toContainText('The whole audit log has been downloaded');
 });

@@ -150,6 +150,11 @@ test('the last active admin cannot be demoted: the refusal is explained and noth
       .eq('organization_id', own.organization.id).eq('user_id', own.admin.id).single();
     expect(data).toEqual({ role: 'admin', is_active: true });
     await expect(page.getByLabel(`Role of ${own.admin.email}`)).toHaveValue('admin');
+    // A new site has no build hook yet: the header says so at once, and offers no Retry that cannot help.
+    const status = page.getByTestId('deploy-status');
+    await expect(status).toHaveAttribute('data-state', 'no_hook');
+    await expect(status).toContainText('Site: Not rebuilt: no build hook');
+    await expect(status.getByRole('button', { name: 'Retry' })).toHaveCount(0);
   } finally {
     await own.remove();
   }

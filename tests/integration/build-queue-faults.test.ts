@@ -157,7 +157,17 @@ describe('adding a hook builds what waited', () => {
     const { id, slug } = await organization('no-hook', { hook: false });
     const { flushed } = await requestRebuild(service, { id, slug }, `before the hook ${run}`, ENV);
     expect(flushed).toMatchObject([{ outcome: 'skipped', error: 'No build hook configured for this organization' }]);
-    await setBuildHook(id, receiver.url);
+    // Its admin is told at once that nothing reaches the site until a hook is set, with no Retry; then it is set.
+    const admin = await createMember('admin', id);
+    const status = async () => ((await (await signedInClient(admin.email)).rpc('site_deploy_status', { p_organization_id: id })).data as DeployFacts);
+    try {
+      expect((await status()).build_hook_set).toBe(false);
+      expect(describeDeployState(await status())).toMatchObject({ kind: 'no_hook', title: 'Not rebuilt: no build hook', retry: false });
+      await setBuildHook(id, receiver.url);
+      expect((await status()).build_hook_set).toBe(true);
+    } finally {
+      await admin.remove();
+    }
     expect(await flushDueRebuilds(service, { organizationId: id, env: ENV })).toMatchObject([{ outcome: 'hook_called', request_count: 1, reasons: [`before the hook ${run}`] }]);
   });
 });

@@ -3,11 +3,13 @@
  * An admin of both Scale Pro and Evergreen lists the sign-in attempts of Scale Pro's members for Scale Pro and
  * of Evergreen's for Evergreen, though the table's policy alone lets them read both; an admin of Scale Pro only,
  * an editor and an anonymous caller asking the SQL function through the raw RPC get a refusal, and nothing
- * is written. A member's recent activity in the user dialog is that organization's.
+ * is written. A member's recent activity in the user dialog is that organization's. Past the first page: the
+ * cards count the whole log and the exports hold every entry (an organization with 1,100 entries and 1,050
+ * sign-in attempts, past the 1,000 rows one request reads), for its admins only.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listLoginAttempts } from '../../src/lib/back-office/audit.ts';
+import { auditCsvExport, listLoginAttempts, listWholeAudit, loadAuditCounts } from '../../src/lib/back-office/audit.ts';
 import { recentActivity } from '../../src/lib/back-office/users.ts';
 import { signIn } from '../../src/lib/server/sign-in.ts';
 import { removeMember, type Member } from './support/auth-users.ts';
@@ -115,5 +117,56 @@ describe('a member\'s recent activity in the user dialog', () => {
     const { data, error } = await bothClient.from('user_activity_logs').select('action, organization_id').eq('user_id', both.id);
     expect(error).toBeNull();
     expect(new Set(data!.map((row) => row.organization_id))).toEqual(new Set([seed.scalePro, seed.evergreen]));
+  });
+});
+
+describe('the audit log past its first page', () => {
+  const id = crypto.randomUUID();
+  let admin: Awaited<ReturnType<typeof createMember>>;
+  beforeAll(async () => {
+    expect((await service.from('organizations').insert({ id, name: 'Audit Pages', slug: `audit-pages-${id.slice(0, 8)}` })).error).toBeNull();
+    admin = await createMember('admin', id);
+    await service.from('organization_memberships').upsert({ user_id: admin.id, organization_id: id, role: 'admin' });
+    const at = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
+    const entries = Array.from({ length: 1_100 }, (_, n) => ({ organization_id: id, user_id: n % 2 ? admin.id : null, action: 'post_updated', resource_type: 'blog_post', resource_id: `p${n}`, details: { title: `Entry ${n}` }, created_at: at(n) }));
+    expect((await service.from('user_activity_logs').insert(entries)).error).toBeNull();
+    const attempts = Array.from({ length: 1_050 }, (_, n) => ({ email: admin.email, success: n % 3 !== 0, failure_reason: n % 3 ? null : 'Invalid login credentials', ip_address: '203.0.113.9', created_at: at(n) }));
+    expect((await service.from('login_attempts').insert(attempts)).error).toBeNull();
+  });
+  afterAll(async () => {
+    await service.from('login_attempts').delete().eq('email', admin.email);
+    await service.from('organizations').delete().eq('id', id);
+    await admin.remove();
+  });
+
+  it('counts the whole log and exports every entry, newest first, to its admin', async () => {
+    const client = await signedInClient(admin.email);
+    const { count: activities } = await service.from('user_activity_logs').select('id', { count: 'exact', head: true }).eq('organization_id', id);
+    expect(activities).toBeGreaterThanOrEqual(1_100);
+    // The 700 successes made here, and the admin's own sign-in just now.
+    const { count: succeeded } = await service.from('login_attempts').select('id', { count: 'exact', head: true }).eq('email', admin.email).eq('success', true);
+    expect(succeeded).toBeGreaterThanOrEqual(701);
+    expect(await loadAuditCounts(client, id)).toEqual({ activities, active_users: 1, successful_logins: succeeded, failed_logins: 350 });
+    const whole = await listWholeAudit(client, id);
+    expect(whole.activities).toHaveLength(activities!);
+    expect(new Set(whole.activities.map((entry) => entry.id)).size).toBe(activities);
+    expect(whole.logins).toHaveLength(succeeded! + 350);
+    expect(new Set(whole.logins.map((attempt) => attempt.id)).size).toBe(succeeded! + 350);
+    const times = whole.logins.map((attempt) => Date.parse(attempt.created_at));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(auditCsvExport(whole.activities, whole.logins, whole.people).content.split('\r\n')).toHaveLength(1 + activities! + succeeded! + 350);
+  });
+
+  it('refuses the totals to an editor of it, an admin of another organization and a visitor', async () => {
+    const editor = await createMember('editor', id);
+    try {
+      expect((await (await signedInClient(editor.email)).rpc('organization_audit_counts', { p_organization_id: id })).error?.code).toBe('42501');
+    } finally {
+      await editor.remove();
+    }
+    expect((await (await signedInClient(seed.users.admin.email)).rpc('organization_audit_counts', { p_organization_id: id })).error?.code).toBe('42501');
+    const asAnon = await anonClient().rpc('organization_audit_counts', { p_organization_id: id });
+    expect(asAnon.error).not.toBeNull();
+    expect(asAnon.data).toBeNull();
   });
 });

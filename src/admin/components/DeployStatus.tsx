@@ -19,13 +19,14 @@ const DOTS: Record<DeployStateKind, string> = {
   failed: 'bg-red-600',
   not_built: 'bg-red-600',
   no_answer: 'bg-red-600',
+  no_hook: 'bg-red-600',
   unknown: 'bg-gray-400',
 };
 
 /**
  * The public site's state at a glance, under the header: up to date (live since, with a link), changes
  * waiting (next build in about N seconds, or when the build budget lets it), building since, failed (with the
- * reason and, for admins, Retry). While the budget holds changes back, an admin may Build now, past the pace,
+ * reason and, for admins, Retry), or a site without a build hook (said at once, with what to do, no Retry). While the budget holds changes back, an admin may Build now, past the pace,
  * once a dialog has said what it costs; Retry asks the same then, since it builds past the pace too. Editors and
  * viewers see the reason only. A polite live region, so a screen reader hears when a build starts or ends.
  */
@@ -50,7 +51,8 @@ export default function DeployStatus({ access }: { access: BackOfficeAccess }) {
   const admin = access.role === 'admin';
   // The budget holds only what waits: with nothing pending, a build would cost a deploy for no change.
   const held = budgetHolds(facts) && facts.pending_count > 0;
-  const action = admin && state.retry ? 'Retry' : admin && held ? 'Build now' : null;
+  // Without a build hook neither can help: the header says what to do instead.
+  const action = state.kind === 'no_hook' ? null : admin && state.retry ? 'Retry' : admin && held ? 'Build now' : null;
 
   async function retry() {
     setConfirming(false);

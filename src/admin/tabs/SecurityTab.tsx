@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { activitySentence, type People } from '../../lib/back-office/activity-sentences';
 import {
-  ACTIVITY_PAGE, actionBadgeVariant, activityResource, auditCsvExport, auditJsonExport, auditStats, listActivitySentences, listLoginAttempts, LOGIN_PAGE,
+  ACTIVITY_PAGE, actionBadgeVariant, activityResource, auditCsvExport, auditJsonExport, listActivitySentences, listLoginAttempts, listWholeAudit, loadAuditCounts, LOGIN_PAGE,
   loginSummary, searchAudit, type AuditActivity,
 } from '../../lib/back-office/audit';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
+import { countWords } from '../../lib/back-office/count-words';
 import { toast } from '../../stores/toast';
 import { ActivityEntryDialog } from './security/ActivityEntryDialog';
 import { Badge } from '../components/ui/Badge';
@@ -65,7 +66,11 @@ function ActivityRow({ entry, people, organizations, onOpen }: {
   );
 }
 
-/** Security Audit Log: activities and login attempts, with cards, search, filter, Load more and exports. */
+/**
+ * Security Audit Log: activities and login attempts, with cards (the organization's totals), search, filter,
+ * Load more and exports (every entry, read when asked). Search looks through the entries loaded and says so when
+ * there are more, with Load all.
+ */
 export default function SecurityTab({ user, organization }: AdminTabProps) {
   const [limits, setLimits] = useState({ activities: ACTIVITY_PAGE, logins: LOGIN_PAGE });
   const [opened, setOpened] = useState<AuditActivity | null>(null);
@@ -74,31 +79,37 @@ export default function SecurityTab({ user, organization }: AdminTabProps) {
   // Loads on mount, on Refresh and whenever Load more raises a limit (the list stays on screen meanwhile).
   const audit = useLoad(async () => {
     const client = supabaseBrowser();
-    const [{ activities, people }, logins] = await Promise.all([
+    const [{ activities, people }, logins, counts] = await Promise.all([
       listActivitySentences(client, organization.id, limits.activities),
       listLoginAttempts(client, organization.id, limits.logins),
+      loadAuditCounts(client, organization.id),
     ]);
-    return { activities, people, logins };
+    return { activities, people, logins, counts };
   }, [organization.id, limits.activities, limits.logins], [organization.id]);
   const data = audit.state === 'error' ? undefined : audit.value;
   const busy = audit.state === 'loading' && data !== undefined;
   const refresh = audit.reload;
 
-  const exportAs = (format: 'json' | 'csv') => {
-    if (!data) return;
+  const [exporting, setExporting] = useState(false);
+  /** Exports every entry of the log, read now (not only what the lists have loaded). */
+  const exportAs = async (format: 'json' | 'csv') => {
+    setExporting(true);
     try {
+      const whole = await listWholeAudit(supabaseBrowser(), organization.id);
       const file = format === 'json'
-        ? { ...auditJsonExport(data.activities, data.logins, user.email ?? user.id, data.people), type: 'application/json' }
-        : { ...auditCsvExport(data.activities, data.logins, data.people), type: 'text/csv' };
+        ? { ...auditJsonExport(whole.activities, whole.logins, user.email ?? user.id, whole.people), type: 'application/json' }
+        : { ...auditCsvExport(whole.activities, whole.logins, whole.people), type: 'text/csv' };
       download(file.filename, file.content, file.type);
-      toast({ title: 'Export Complete', description: 'Audit log has been downloaded' });
+      toast({ title: 'Export Complete', description: `The whole audit log has been downloaded: ${countWords(whole.activities.length, 'activity', 'activities')} and ${countWords(whole.logins.length, 'sign-in attempt')}.` });
     } catch (failure) {
       console.error(failure);
       toast({ title: 'Export Failed', description: 'Failed to export audit log', variant: 'destructive' });
+    } finally {
+      setExporting(false);
     }
   };
 
-  const stats = data ? auditStats(data.activities, data.logins) : null;
+  const counts = data?.counts ?? null;
   const organizationNames = new Map([[organization.id, organization.name]]);
   const shown = data ? searchAudit(data.activities, data.logins, search, data.people) : null;
 
@@ -111,20 +122,29 @@ export default function SecurityTab({ user, organization }: AdminTabProps) {
         </div>
         <div className="flex gap-2">
           <Button variant="outline" onClick={refresh} disabled={busy}>{busy ? 'Refreshing...' : 'Refresh'}</Button>
-          <Button variant="outline" onClick={() => exportAs('json')} disabled={!data}>Export</Button>
-          <Button variant="outline" onClick={() => exportAs('csv')} disabled={!data}>Export CSV</Button>
+          <Button variant="outline" onClick={() => void exportAs('json')} disabled={!data || exporting}>{exporting ? 'Exporting...' : 'Export'}</Button>
+          <Button variant="outline" onClick={() => void exportAs('csv')} disabled={!data || exporting}>Export CSV</Button>
         </div>
       </div>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <StatCard label="Total Activities" value={stats?.totalActivities ?? null} loading={!stats} />
-        <StatCard label="Successful Logins" value={stats?.successfulLogins ?? null} loading={!stats} />
-        <StatCard label="Failed Attempts" value={stats?.failedAttempts ?? null} loading={!stats} />
-        <StatCard label="Active Users" value={stats?.activeUsers ?? null} loading={!stats} />
+        <StatCard label="Total Activities" value={counts?.activities ?? null} loading={!counts} />
+        <StatCard label="Successful Logins" value={counts?.successful_logins ?? null} loading={!counts} />
+        <StatCard label="Failed Attempts" value={counts?.failed_logins ?? null} loading={!counts} />
+        <StatCard label="Active Users" value={counts?.active_users ?? null} loading={!counts} />
       </div>
       <div className="flex flex-wrap gap-3">
         <Input type="search" aria-label="Search audit log" placeholder="Search by name, action or email..." value={search} onChange={(e) => setSearch(e.target.value)} className="max-w-sm" />
         <Select aria-label="Filter events" options={FILTERS} value={filter} onChange={(e) => setFilter(e.target.value)} />
       </div>
+      {search.trim() && data && (data.activities.length < data.counts.activities || data.logins.length < data.counts.successful_logins + data.counts.failed_logins) && (
+        <p className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground" role="status">
+          Searching the {data.activities.length} newest of {data.counts.activities} activities and the {data.logins.length} newest of{' '}
+          {data.counts.successful_logins + data.counts.failed_logins} sign-in attempts.
+          <Button variant="outline" size="sm" disabled={busy} onClick={() => setLimits({ activities: Math.max(data.counts.activities, ACTIVITY_PAGE), logins: Math.max(data.counts.successful_logins + data.counts.failed_logins, LOGIN_PAGE) })}>
+            Load all to search everything
+          </Button>
+        </p>
+      )}
       {audit.state === 'error' ? <ErrorState message="Failed to fetch audit logs" onRetry={refresh} /> : !shown || !data ? <Skeleton /> : (
         <div className="grid gap-6 lg:grid-cols-2">
           {filter !== 'logins' && (
@@ -137,7 +157,7 @@ export default function SecurityTab({ user, organization }: AdminTabProps) {
                   </ul>
                 )}
               </div>
-              {data.activities.length >= limits.activities && (
+              {data.activities.length < data.counts.activities && (
                 <Button variant="ghost" className="mt-2" disabled={busy} onClick={() => setLimits({ ...limits, activities: limits.activities + ACTIVITY_PAGE })}>Load more activities</Button>
               )}
             </Card>
@@ -159,7 +179,7 @@ export default function SecurityTab({ user, organization }: AdminTabProps) {
                   </ul>
                 )}
               </div>
-              {data.logins.length >= limits.logins && (
+              {data.logins.length < data.counts.successful_logins + data.counts.failed_logins && (
                 <Button variant="ghost" className="mt-2" disabled={busy} onClick={() => setLimits({ ...limits, logins: limits.logins + LOGIN_PAGE })}>Load more login attempts</Button>
               )}
             </Card>

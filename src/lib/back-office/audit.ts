@@ -1,8 +1,10 @@
 /**
  * The Security Audit Log: the organization's activity entries (with the acting user's email and name when
  * there is a user; the app's own entries, the writing tool's and the scheduler's, have none) and the sign-in
- * attempts of the organization's members, newest first in pages of 100 and 50; the JSON and CSV exports built
- * in the browser; the action badges (colour by kind) and the resource of an entry. Entries read as sentences
+ * attempts of the organization's members, newest first in pages of 100 and 50, and the organization's totals of
+ * both (organization_audit_counts: the cards count everything, not what is loaded); the JSON and CSV exports of
+ * every entry, read a page at a time and built in the browser; the action badges (colour by kind) and the
+ * resource of an entry. Entries read as sentences
  * (src/lib/back-office/activity-sentences.ts); the exports keep the raw action, ids and details beside the
  * sentence and the actor's name.
  */
@@ -38,19 +40,54 @@ export interface LoginAttempt {
   created_at: string;
 }
 
+/** The most rows one request reads (PostgREST's max-rows); longer lists are read in steps of it. */
+const READ_STEP = 1000;
+
 /**
  * The newest `limit` activities of the organization with the acting profile when there is one (a left
- * join: the entries without a user, the writing tool's and the scheduler's, are listed too).
+ * join: the entries without a user, the writing tool's and the scheduler's, are listed too), read in steps.
  */
 export async function listActivities(client: SupabaseClient, organizationId: string, limit = ACTIVITY_PAGE): Promise<AuditActivity[]> {
-  const { data, error } = await client
-    .from('user_activity_logs')
-    .select('id, user_id, action, resource_type, resource_id, details, created_at, profiles(email, full_name)')
-    .eq('organization_id', organizationId)
-    .order('created_at', { ascending: false })
-    .limit(limit);
-  if (error) throw new Error(`Failed to fetch audit logs: ${error.message}`);
-  return data as unknown as AuditActivity[];
+  const activities: AuditActivity[] = [];
+  while (activities.length < limit) {
+    const from = activities.length;
+    const { data, error } = await client
+      .from('user_activity_logs')
+      .select('id, user_id, action, resource_type, resource_id, details, created_at, profiles(email, full_name)')
+      .eq('organization_id', organizationId)
+      .order('created_at', { ascending: false })
+      .order('id')
+      .range(from, from + Math.min(READ_STEP, limit - from) - 1);
+    if (error) throw new Error(`Failed to fetch audit logs: ${error.message}`);
+    activities.push(...(data as unknown as AuditActivity[]));
+    if (data.length < Math.min(READ_STEP, limit - from)) break;
+  }
+  return activities;
+}
+
+/** The organization's totals: every activity entry, the members who acted, its members' sign-ins by outcome. */
+export interface AuditCounts {
+  activities: number;
+  active_users: number;
+  successful_logins: number;
+  failed_logins: number;
+}
+
+/** The totals of the whole log (the database checks that the caller is an admin of the organization). */
+export async function loadAuditCounts(client: SupabaseClient, organizationId: string): Promise<AuditCounts> {
+  const { data, error } = await client.rpc('organization_audit_counts', { p_organization_id: organizationId });
+  if (error) throw new Error(`Failed to count the audit log: ${error.message}`);
+  return data as AuditCounts;
+}
+
+/** Every entry of the log, activities and sign-in attempts, with the people they name: what the exports hold. */
+export async function listWholeAudit(client: SupabaseClient, organizationId: string) {
+  const counts = await loadAuditCounts(client, organizationId);
+  const [{ activities, people }, logins] = await Promise.all([
+    listActivitySentences(client, organizationId, Math.max(counts.activities, ACTIVITY_PAGE)),
+    listLoginAttempts(client, organizationId, Math.max(counts.successful_logins + counts.failed_logins, LOGIN_PAGE)),
+  ]);
+  return { activities, people, logins };
 }
 
 /**
@@ -79,12 +116,19 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The newest `limit` sign-in attempts made with the e-mail of an active member of the organization (the
- * database checks that the caller is an admin of it; an admin of several organizations sees only this one's).
+ * database checks that the caller is an admin of it; an admin of several organizations sees only this one's),
+ * read in steps.
  */
 export async function listLoginAttempts(client: SupabaseClient, organizationId: string, limit = LOGIN_PAGE): Promise<LoginAttempt[]> {
-  const { data, error } = await client.rpc('organization_login_attempts', { p_organization_id: organizationId, p_limit: limit });
-  if (error) throw new Error(`Failed to fetch audit logs: ${error.message}`);
-  return data as LoginAttempt[];
+  const attempts: LoginAttempt[] = [];
+  while (attempts.length < limit) {
+    const step = Math.min(READ_STEP, limit - attempts.length);
+    const { data, error } = await client.rpc('organization_login_attempts', { p_organization_id: organizationId, p_limit: step, p_offset: attempts.length });
+    if (error) throw new Error(`Failed to fetch audit logs: ${error.message}`);
+    attempts.push(...(data as LoginAttempt[]));
+    if ((data as LoginAttempt[]).length < step) break;
+  }
+  return attempts;
 }
 
 /** What an action does, for its badge colour. */
@@ -149,16 +193,6 @@ export function activityResource(
     : entry.resource_type === 'session' && typeof d.user_agent === 'string' ? describeUserAgent(d.user_agent)
     : null;
   return { type: entry.resource_type.replace(/_/g, ' '), label: named ?? recorded?.trim() ?? null };
-}
-
-/** The four cards; Active Users counts distinct users among the loaded activities. */
-export function auditStats(activities: readonly AuditActivity[], logins: readonly LoginAttempt[]) {
-  return {
-    totalActivities: activities.length,
-    successfulLogins: logins.filter((l) => l.success).length,
-    failedAttempts: logins.filter((l) => !l.success).length,
-    activeUsers: new Set(activities.map((a) => a.user_id).filter(Boolean)).size,
-  };
 }
 
 /** A login attempt as a sentence: "a@x.test signed in" or "Sign-in failed for a@x.test (invalid credentials)". */

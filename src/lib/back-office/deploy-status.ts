@@ -31,10 +31,12 @@ export type DeployFacts = {
   hook_retry_at?: string | null;
   /** Whether a failing build hook is no longer tried by itself (six failures in a row): a change or Retry sends it. */
   hook_retries_stopped?: boolean;
+  /** False when the organization has no build hook: what it changes is saved but never reaches the site until one is set. */
+  build_hook_set?: boolean;
   now: string;
 };
 
-export type DeployStateKind = 'unknown' | 'waiting' | 'requested' | 'building' | 'live' | 'failed' | 'not_built' | 'no_answer';
+export type DeployStateKind = 'unknown' | 'waiting' | 'requested' | 'building' | 'live' | 'failed' | 'not_built' | 'no_answer' | 'no_hook';
 
 /** One line for the header: a short title, a detail, a link to the live site, whether Retry applies. */
 export type DeployState = { kind: DeployStateKind; title: string; detail: string; href: string | null; retry: boolean };
@@ -126,7 +128,8 @@ function sendNewerThanBuild(facts: DeployFacts): DeployFacts['last_send'] {
 export function describeDeployState(facts: DeployFacts, now: Date = new Date(facts.now)): DeployState {
   const deploy = facts.latest_deploy;
   const state = (kind: DeployStateKind, title: string, detail: string, href: string | null = null): DeployState => ({
-    kind, title, detail, href, retry: kind === 'failed' || kind === 'not_built' || kind === 'no_answer',
+    // Retry only where a new try can help: not for a site without a build hook, nor a build skipped by its setup.
+    kind, title, detail, href, retry: kind === 'failed' || kind === 'no_answer',
   });
   const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
   const waiting = facts.pending_count > 0 ? ` ${countWords(facts.pending_count, 'more change')} ${facts.pending_count === 1 ? 'goes' : 'go'} into the next build, right after it.` : '';
@@ -135,6 +138,8 @@ export function describeDeployState(facts: DeployFacts, now: Date = new Date(fac
   const noAnswer = (since: string) =>
     state('no_answer', 'Build failed', `No answer from the build since ${clockTime(since, now)}. It may have stopped without reporting; Retry starts a new build.`);
 
+  // Said first, and at once: without a build hook no change reaches the site, whatever else is recorded.
+  if (facts.build_hook_set === false) return state('no_hook', 'Not rebuilt: no build hook', NO_HOOK_DETAIL);
   if (deploy?.state === 'building' && !deploy.stale) {
     return state('building', `Building since ${clockTime(deploy.started_at, now)}`, `The site is being rebuilt with the latest changes.${waiting}`);
   }
@@ -149,7 +154,7 @@ export function describeDeployState(facts: DeployFacts, now: Date = new Date(fac
           : ' It is tried again within a minute; Retry tries now.';
       return failed(request.error ?? 'The build could not be started', again);
     }
-    if (request.state === 'skipped') return state('not_built', 'Not rebuilt', request.error ?? 'The build was skipped.');
+    if (request.state === 'skipped') return state('not_built', 'Not rebuilt', sentence(request.error ?? 'The build was skipped'));
     if (facts.reports_builds && waited > BUILD_START_TIMEOUT_MS) {
       return failed(`The build did not start within ${BUILD_START_TIMEOUT_MS / 60_000} minutes of its request`, ' The changes are sent again within a minute; Retry sends them now.');
     }
@@ -199,6 +204,9 @@ function buildDurationMs(facts: DeployFacts): number {
   return facts.recent_build_ms ?? DEFAULT_BUILD_MS;
 }
 
+/** What a site without a build hook is told, in the header and the editor. */
+export const NO_HOOK_DETAIL = 'Changes are saved, but nothing reaches the site until an admin sets its build hook under Settings, Hosting & builds.';
+
 /** Where a post's latest change stands on the public site, in the editor's words. */
 export type PostOnSite = { kind: 'done' | 'building' | 'waiting' | 'failed'; text: string };
 
@@ -231,6 +239,9 @@ export function postOnSite(post: { status: string; published_at: string | null; 
   const changed = changedAt(post);
   if (facts.live && changed <= Date.parse(facts.live.started_at)) {
     return { kind: 'done', text: published ? 'Your post is live.' : 'Your post is off the site.' };
+  }
+  if (facts.build_hook_set === false) {
+    return { kind: 'failed', text: `This site has no build hook, so ${published ? 'your post is not live' : 'your post stays on the site'} until an admin sets one under Settings, Hosting & builds.` };
   }
   const goes = published ? 'It goes live on the site' : 'It leaves the site';
   const deploy = facts.latest_deploy;

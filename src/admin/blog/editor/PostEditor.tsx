@@ -15,7 +15,7 @@ import PostPreview from '../PostPreview';
 import RevisionHistory from '../RevisionHistory';
 import { ChangedElsewhere } from './ChangedElsewhere';
 import { ActionButton, EditorActionBar } from './EditorActions';
-import { formOf } from './post-form';
+import { changedFields, formOf } from './post-form';
 import { PostFields } from './PostFields';
 import { PostSiteStatus } from './PostSiteStatus';
 import { useKeptForm } from './use-kept-form';
@@ -79,15 +79,18 @@ export default function PostEditor({ access, post, timeZone, justSaved, showSite
   const html = useLoad(async () => (await shapePostContent(form.source, form.format)).content, [form.source, form.format], []).value ?? '';
   // A post saved without a category gets the organization's default ("Uncategorized"), so the select shows it.
   const categoryId = form.category_id || (categories.find((category) => category.is_default)?.id ?? '');
-  const actions = actionsFor(post?.status ?? null, post?.queued ?? false);
+  // The actions of the post as it is now: once it changed elsewhere (the scheduler published it), those of its new
+  // state, never a Cancel schedule for a post already live.
+  const now = changes.change?.current ?? post;
+  const actions = actionsFor(now?.status ?? null, now?.queued ?? false);
 
   // Unpublishing asks first; every other action runs at once.
   const onAction = (action: PostAction) => (action === 'unpublish' ? setConfirming('unpublish') : void run(action));
   const scheduleAction = actions.find((action) => action === 'schedule' || action === 'reschedule');
 
-  /** The post as it is now, with this editor's unsaved changes kept in this browser to come back over it. */
+  /** The post as it is now, with only the fields this editor changed kept in this browser to come back over it. */
   function loadLatest(current: AdminPost) {
-    if (dirty) writeAutosave(localStorage, storageKey, form);
+    if (dirty) writeAutosave(localStorage, storageKey, changedFields(form, initial));
     onReload(current);
   }
 

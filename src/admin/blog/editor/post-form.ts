@@ -41,6 +41,15 @@ export function formOf(post: AdminPost | null, timeZone: string): PostForm {
   };
 }
 
+/**
+ * The fields of `form` that differ from `initial`: what this editor changed. Only these are kept in the browser
+ * and come back over the post, so a newer version loaded meanwhile (another tab's save) keeps every field this
+ * editor did not touch.
+ */
+export function changedFields(form: PostForm, initial: PostForm): Partial<PostForm> {
+  return Object.fromEntries(Object.entries(form).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(initial[key as keyof PostForm])));
+}
+
 /** What is saved from the form, with the publication the chosen action decided (status and time). */
 export function draftOf(form: PostForm, publication: Publication): PostDraft {
   return {

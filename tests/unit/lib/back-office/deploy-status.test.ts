@@ -90,7 +90,10 @@ describe('describeDeployState', () => {
     expect(describeDeployState(facts({ ...base, ...sent(5, 'failed', 'Build hook answered 500') }))).toMatchObject({
       kind: 'failed', detail: 'Build hook answered 500. It is tried again within a minute; Retry tries now.',
     });
-    expect(describeDeployState(facts({ ...base, ...sent(5, 'skipped', 'No build hook configured for this organization') }))).toMatchObject({ kind: 'not_built', retry: true });
+    // A skipped build says why, a sentence of its own, and offers no Retry that cannot help.
+    expect(describeDeployState(facts({ ...base, ...sent(5, 'skipped', 'A loopback build hook is only used with a local backend') }))).toEqual({
+      kind: 'not_built', title: 'Not rebuilt', detail: 'A loopback build hook is only used with a local backend.', href: null, retry: false,
+    });
     // An older request is history: the build after it speaks.
     expect(describeDeployState(facts({ ...base, ...sent(700, 'failed', 'old') })).kind).toBe('live');
   });
@@ -113,6 +116,22 @@ describe('isPostLive', () => {
   it('is unknown with no build recorded, and not live when builds only failed', () => {
     expect(isPostLive(post(200), facts())).toBeNull();
     expect(isPostLive(post(200), facts({ latest_deploy: deploy('failed', 100) }))).toBe(false);
+  });
+});
+
+describe('a site without a build hook', () => {
+  it('is told at once, in the header and the editor, that nothing reaches the site until a hook is set; no Retry', () => {
+    const given = facts({ build_hook_set: false, ...pending(1, 2), latest_deploy: deploy('succeeded', 600) });
+    expect(describeDeployState(given)).toEqual({
+      kind: 'no_hook',
+      title: 'Not rebuilt: no build hook',
+      detail: 'Changes are saved, but nothing reaches the site until an admin sets its build hook under Settings, Hosting & builds.',
+      href: null,
+      retry: false,
+    });
+    const post = { status: 'published', published_at: new Date(Date.parse(given.now) - 1000).toISOString(), updated_at: new Date(Date.parse(given.now) - 1000).toISOString() };
+    expect(postOnSite(post, given)).toEqual({ kind: 'failed', text: 'This site has no build hook, so your post is not live until an admin sets one under Settings, Hosting & builds.' });
+    expect(describeDeployState({ ...given, build_hook_set: true }).kind).toBe('waiting');
   });
 });
 
