@@ -77,12 +77,26 @@ function aboutDuration(ms: number): string {
 }
 
 /**
- * When the scheduler sends the pending changes, while no build is in flight: its first run after the hold
- * (none in production) and after an automatic retry's time, counted from its last heartbeat. Null when the
- * scheduler is not running.
+ * How long a change waits for its own save's send (the back office, a delivery and the API send what is due
+ * right after the change) before only the scheduler's run is left to send it.
+ */
+const SAVE_SEND_MS = 10_000;
+
+/** Whether something holds a change back from its save's send: a hold window, an automatic retry's wait, the budget. */
+function heldBack(facts: DeployFacts): boolean {
+  return Boolean(facts.next_attempt_at) || (facts.quiet_window_ms ?? 0) > 0 || budgetHolds(facts);
+}
+
+/**
+ * When the pending changes are sent, while no build is in flight: at once for a change just made that nothing
+ * holds (its save sends it: the header and the editor give this one estimate), else the scheduler's first run
+ * after the hold (none in production), an automatic retry's time or the budget's next build, counted from its
+ * last heartbeat. Null when that scheduler is not running.
  */
 export function nextBuildAt(facts: DeployFacts, now: Date): Date | null {
-  if (!facts.newest_pending_at || !facts.scheduler_ran_at) return null;
+  if (!facts.newest_pending_at) return null;
+  if (!heldBack(facts) && now.getTime() - Date.parse(facts.newest_pending_at) < SAVE_SEND_MS) return now;
+  if (!facts.scheduler_ran_at) return null;
   const ran = Date.parse(facts.scheduler_ran_at);
   if (now.getTime() - ran > SCHEDULER_LATE_MS) return null;
   const due = Math.max(
@@ -223,7 +237,7 @@ function buildWithChangeStartsAt(changed: number, facts: DeployFacts, now: Date)
   if (request && (request.state === 'claimed' || request.state === 'hook_called')) {
     return Date.parse(request.sent_at) >= changed ? now : new Date(now.getTime() + duration);
   }
-  if (!facts.next_attempt_at && (facts.quiet_window_ms ?? 0) === 0 && !budgetHolds(facts)) return now;
+  if (!heldBack(facts)) return now;
   return nextBuildAt(facts, now);
 }
 

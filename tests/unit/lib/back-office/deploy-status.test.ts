@@ -18,7 +18,13 @@ const sent = (secondsAgo: number, state: 'hook_called' | 'failed' | 'skipped' = 
   ({ last_send: { sent_at: at(-secondsAgo), state, error } });
 
 describe('nextBuildAt', () => {
-  it('is the scheduler\'s next run when nothing holds the changes (production)', () => {
+  it('is now for a change just made that nothing holds: its save sends it, as the editor says too', () => {
+    expect(nextBuildAt(facts(pending(1, 2)), new Date(NOW))).toEqual(new Date(NOW));
+    expect(describeDeployState(facts(pending(1, 2))).detail).toBe('1 change waiting; the next build starts in about 5 seconds.');
+    // Held back (a hold window, a retry's wait): the scheduler's run, even for a change just made.
+    expect(nextBuildAt(facts({ ...pending(1, 2), quiet_window_ms: 60_000 }), new Date(NOW))).toEqual(new Date(at(100)));
+  });
+  it('is the scheduler\'s next run when nothing holds the changes but their save did not send them (production)', () => {
     // The scheduler ran 20 s ago: its next run is in 40 s.
     expect(nextBuildAt(facts(pending()), new Date(NOW))).toEqual(new Date(at(40)));
   });
