@@ -50,6 +50,14 @@ test('a reader signs up in the footer, confirms from the mail, and the admin see
     const csv = await readFile((await download.path())!, 'utf8');
     expect(csv.split('\r\n')[0]).toBe('"email","state","signed_up_at","confirmed_at","unsubscribed_at"');
     expect(csv).toContain(`"${email}","subscribed"`);
+    // On a phone each address is a card: nothing scrolls sideways, Remove is on the screen, the address on one line.
+    await admin.setViewportSize({ width: 375, height: 800 });
+    await expect.poll(() => admin.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    const remove = row.getByRole('button', { name: `Remove ${email}` });
+    const box = (await remove.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(375);
+    const address = row.getByText(email);
+    expect((await address.boundingBox())!.height).toBeLessThan(30);
     await admin.context().close();
   } finally {
     await service.from('newsletter_subscribers').delete().eq('email', email);

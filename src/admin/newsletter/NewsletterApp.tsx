@@ -10,7 +10,7 @@ import { EmptyState, ErrorState } from '../components/ui/EmptyState';
 import { RelativeTime } from '../components/ui/RelativeTime';
 import { Select } from '../components/ui/Select';
 import { Skeleton } from '../components/ui/Skeleton';
-import { Table, Td, Th } from '../components/ui/Table';
+import { PhoneLabel, Table, Td, Th } from '../components/ui/Table';
 import BackOfficeShell from '../BackOfficeShell';
 import type { BackOfficeAccess } from '../use-back-office-access';
 import { useLoad } from '../use-load';
@@ -92,10 +92,10 @@ function Newsletter({ access }: { access: BackOfficeAccess }) {
               <EmptyState title={rows.length === 0 ? 'No one has signed up yet' : 'No addresses in this state'} />
             </div>
           ) : (
-            <Card className="mt-4 p-0">
-              <Table>
+            <Card className="mt-4 p-0 max-sm:border-0 max-sm:bg-transparent max-sm:shadow-none">
+              <Table stacked>
                 <caption className="sr-only">Newsletter addresses</caption>
-                <thead>
+                <thead className="max-sm:hidden">
                   <tr>
                     <Th>Email</Th>
                     <Th>State</Th>
@@ -111,15 +111,19 @@ function Newsletter({ access }: { access: BackOfficeAccess }) {
                     const state = subscriberState(row);
                     return (
                       <tr key={row.id} data-testid="newsletter-row">
-                        <Td className="break-all">{row.email}</Td>
+                        <Td className="break-words font-medium sm:font-normal">{row.email}</Td>
                         <Td>
                           <Badge variant={STATE_BADGES[state]}>{SUBSCRIBER_STATE_LABELS[state]}</Badge>
                         </Td>
                         <Td>
+                          <PhoneLabel>Signed up: </PhoneLabel>
                           <RelativeTime date={row.created_at} />
                         </Td>
-                        <Td>{row.confirmed_at ? <RelativeTime date={row.confirmed_at} /> : '—'}</Td>
-                        <Td className="text-right">
+                        <Td>
+                          <PhoneLabel>Confirmed: </PhoneLabel>
+                          {row.confirmed_at ? <RelativeTime date={row.confirmed_at} /> : '—'}
+                        </Td>
+                        <Td className="sm:text-right">
                           <Button variant="outline" size="sm" onClick={() => setRemoving(row)} aria-label={`Remove ${row.email}`}>
                             Remove
                           </Button>

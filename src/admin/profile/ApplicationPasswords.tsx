@@ -7,7 +7,7 @@ import { EmptyState, ErrorState } from '../components/ui/EmptyState';
 import { Field, Input } from '../components/ui/Input';
 import { RelativeTime } from '../components/ui/RelativeTime';
 import { Skeleton } from '../components/ui/Skeleton';
-import { Table, Td, Th } from '../components/ui/Table';
+import { PhoneLabel, Table, Td, Th } from '../components/ui/Table';
 import {
   ApplicationPasswordError,
   createApplicationPassword,
@@ -196,9 +196,4 @@ export function NewPasswordShown({ made }: { made: NewApplicationPassword }) {
       <p className="mt-2 text-sm text-muted-foreground">Copy it now: it will not be shown again. Spaces may be left in or out.</p>
     </div>
   );
-}
-
-/** What a cell is, said on a phone, where the rows are cards without the table's header. */
-function PhoneLabel({ children }: { children: string }) {
-  return <span className="text-muted-foreground sm:hidden">{children}</span>;
 }

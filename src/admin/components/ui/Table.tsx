@@ -33,3 +33,8 @@ export function Th({ className, ...rest }: ThHTMLAttributes<HTMLTableCellElement
 export function Td({ className, ...rest }: TdHTMLAttributes<HTMLTableCellElement>) {
   return <td className={cn('border-b border-border px-3 py-2 align-middle', className)} {...rest} />;
 }
+
+/** What a cell is, said on a phone, where a stacked table's rows are cards without the table's header. */
+export function PhoneLabel({ children }: { children: string }) {
+  return <span className="text-muted-foreground sm:hidden">{children}</span>;
+}
