@@ -163,11 +163,20 @@ test('Settings: saving updates the organization, then the seed is restored', asy
     await page.getByLabel('Contact Email').fill('hello@scale-pro.test');
     await page.getByLabel('Contact Phone').fill('(404) 555-0199');
     await page.getByLabel('Blog Title').fill('E2E Blog Title');
+    // Another tab asks before dropping the unsaved edits; staying keeps them.
+    await page.getByRole('tab', { name: 'Security' }).click();
+    const leave = page.getByRole('dialog', { name: 'Unsaved changes' });
+    await expect(leave).toContainText('You have unsaved changes in Settings. Leave without saving?');
+    await leave.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByLabel('Blog Title')).toHaveValue('E2E Blog Title');
     await page.getByRole('button', { name: 'Save Settings' }).click();
     await expect(toast(page)).toContainText('Settings Saved');
     await expect(toast(page)).toContainText('Organization settings have been updated successfully');
     const { data: after } = await service.from('organizations').select('settings').eq('id', SCALE_PRO_ID).single();
     expect(after?.settings).toMatchObject({ blog_title: 'E2E Blog Title', contact_email: 'hello@scale-pro.test', contact_phone: '(404) 555-0199' });
+    // Saved: nothing to ask about.
+    await page.getByRole('tab', { name: 'Security' }).click();
+    await expect(page.getByRole('heading', { name: 'Security Audit Log' })).toBeVisible();
   } finally {
     await service.from('organizations').update(before ?? {}).eq('id', SCALE_PRO_ID);
     await service.from('site_rebuild_requests').delete().eq('organization_id', SCALE_PRO_ID).gte('requested_at', since);

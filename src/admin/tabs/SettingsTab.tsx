@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../components/ui/Button';
 import { Card, CardHeader } from '../components/ui/Card';
 import { Field, Input, Textarea } from '../components/ui/Input';
@@ -15,6 +15,9 @@ import { SOCIAL_NETWORKS } from '../../schemas/organization';
 import type { MemberOrganization } from '../../lib/back-office/memberships';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { $organization } from '../stores/organization';
+import { $unsavedChanges } from '../stores/unsaved-changes';
+import { ConfirmDialog } from '../components/ui/ConfirmDialog';
+import { useLeaveGuard } from '../use-leave-guard';
 import { toast } from '../../stores/toast';
 import type { AdminTabProps } from './index';
 import { HostingCard } from './settings/HostingCard';
@@ -65,13 +68,21 @@ const CARDS: { title: string; description: string; fields: FieldSpec[] }[] = [
  * Settings: the organization's details, blog, contact and social settings, saved together; below the form, the
  * search engine notifications (IndexNow), switched and logged on their own, then the site's hosting and builds (its
  * Netlify team's credits), saved on their own. Saving the form records the site's rebuild in the same transaction (a database trigger); the
- * header's site status shows when the public site has the new settings.
+ * header's site status shows when the public site has the new settings. Unsaved edits are not dropped without
+ * asking: another tab, a link or closing the page asks first, as the post editor does.
  */
 export default function SettingsTab({ organization }: AdminTabProps) {
   const [values, setValues] = useState<SettingsFormValues>(() => settingsFormValues(organization));
   const [errors, setErrors] = useState<SettingsFieldErrors>({});
   const [saving, setSaving] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
+  const dirty = JSON.stringify(values) !== JSON.stringify(settingsFormValues(organization));
+  const leftRef = useRef(false);
+  const guard = useLeaveGuard(dirty && !saving, leftRef);
+  useEffect(() => {
+    $unsavedChanges.set(dirty ? 'Settings' : null);
+    return () => $unsavedChanges.set(null);
+  }, [dirty]);
 
   function showErrors(fieldErrors: SettingsFieldErrors) {
     setErrors(fieldErrors);
@@ -152,6 +163,15 @@ export default function SettingsTab({ organization }: AdminTabProps) {
       </form>
       <SearchEnginesCard organizationId={organization.id} />
       <HostingCard organizationId={organization.id} />
+      <ConfirmDialog
+        open={guard.leavingTo !== null}
+        title="Unsaved changes"
+        description="You have unsaved changes in Settings. Leave without saving?"
+        confirmLabel="Leave"
+        destructive
+        onConfirm={() => guard.leave(guard.leavingTo ?? '/admin')}
+        onCancel={guard.stay}
+      />
     </div>
   );
 }

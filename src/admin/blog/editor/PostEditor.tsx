@@ -19,7 +19,7 @@ import { changedFields, formOf } from './post-form';
 import { PostFields } from './PostFields';
 import { PostSiteStatus } from './PostSiteStatus';
 import { useKeptForm } from './use-kept-form';
-import { useLeaveGuard } from './use-leave-guard';
+import { useLeaveGuard } from '../../use-leave-guard';
 import { usePostChanges } from './use-post-changes';
 import { usePostSave } from './use-post-save';
 import { useToastLift } from './use-toast-lift';
