@@ -78,7 +78,11 @@ test.describe('as the admin of an organization of its own', () => {
       await openUsersOfOwnOrganization(page, own);
       const row = page.getByRole('row').filter({ hasText: own.admin.email });
       // click, not uncheck: the refused change leaves the switch on, which uncheck() would report as its failure.
+      // Deactivating asks first, naming what it does.
       await row.getByRole('switch').click();
+      const ask = page.getByRole('dialog', { name: 'Deactivate this member?' });
+      await expect(ask).toContainText('can no longer sign in or publish here');
+      await ask.getByRole('button', { name: 'Deactivate' }).click();
       await expect(toast(page)).toContainText('The organization must keep at least one active admin. Make another member admin first.');
       await expect(row.getByRole('switch')).toBeChecked();
       const { data } = await service.from('organization_memberships').select('role, is_active')

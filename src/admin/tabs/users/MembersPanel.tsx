@@ -54,6 +54,8 @@ export function MembersPanel({ organizationId, filters }: { organizationId: stri
   const [resetBusy, setResetBusy] = useState(false);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [busyId, setBusyId] = useState<string | null>(null);
+  // Deactivating ends the member's access at once: asked first. Activating is not.
+  const [deactivating, setDeactivating] = useState<StaffProfile | null>(null);
   // Typing pauses before the members are asked again.
   const query = useDebounced(search, SEARCH_DELAY_MS);
   const members = useLoad(
@@ -144,7 +146,7 @@ export function MembersPanel({ organizationId, filters }: { organizationId: stri
                 <Td>
                   <label className="flex items-center gap-2 text-sm">
                     <input type="checkbox" role="switch" checked={row.is_active} disabled={busyId === row.id}
-                      onChange={(e) => void updateOne(row, { is_active: e.target.checked })} />
+                      onChange={(e) => (e.target.checked ? void updateOne(row, { is_active: true }) : setDeactivating(row))} />
                     {row.is_active ? 'Active' : 'Inactive'}
                   </label>
                 </Td>
@@ -169,6 +171,18 @@ export function MembersPanel({ organizationId, filters }: { organizationId: stri
         busy={resetBusy}
         onCancel={() => setResetting(null)}
         onConfirm={() => resetting && void sendReset(resetting)}
+      />
+      <ConfirmDialog
+        open={deactivating !== null}
+        title="Deactivate this member?"
+        description={deactivating ? `${deactivating.full_name?.trim() || deactivating.email} loses access to this organization at once: they can no longer sign in or publish here (their application passwords stop working too) until an admin activates them again.` : ''}
+        confirmLabel="Deactivate"
+        destructive
+        busy={deactivating !== null && busyId === deactivating.id}
+        onCancel={() => setDeactivating(null)}
+        onConfirm={() => {
+          if (deactivating) void updateOne(deactivating, { is_active: false }).finally(() => setDeactivating(null));
+        }}
       />
       <UserDetailDialog organizationId={organizationId} profile={detail} onClose={() => setDetailId(null)} />
     </>
