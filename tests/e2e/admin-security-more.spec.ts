@@ -60,8 +60,8 @@ test('Export CSV downloads every entry as audit-log-{date}.csv with formula-safe
   await expect(page.getByTestId('audit-activity').first()).toBeVisible();
   // The card counts the whole log, not the 100 entries on screen (other work may add entries meanwhile).
   const cardValue = page.getByText('Total Activities', { exact: true }).locator('..').locator('p').last();
-  await expect(cardValue).toHaveText(/^\d+$/);
-  const card = Number(await cardValue.textContent());
+  await expect(cardValue).toHaveText(/^\d{1,3}(,\d{3})*$/);
+  const card = Number((await cardValue.textContent())!.replace(/,/g, ''));
   expect(card).toBeGreaterThanOrEqual(before);
   const downloading = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();

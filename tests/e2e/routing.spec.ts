@@ -17,13 +17,18 @@ test.describe('routing of the production-like server', () => {
   test('an unknown path gets the 404 page with status 404', async ({ request }) => {
     const response = await request.get('/no-such-page');
     expect(response.status()).toBe(404);
-    expect(await response.text()).toContain('Oops! Page not found');
+    const html = await response.text();
+    expect(html).toContain('Oops! Page not found');
+    // The tab and a bookmark say whose site it is, as every page's title does.
+    expect(html).toContain('<title>Page Not Found | Scale Pro Marketing</title>');
   });
 
   test('an unknown service gets Service Not Found with status 404, even without JavaScript', async ({ request }) => {
     const response = await request.get('/services/no-such-service');
     expect(response.status()).toBe(404);
-    expect(await response.text()).toContain('Service Not Found');
+    const html = await response.text();
+    expect(html).toContain('Service Not Found');
+    expect(html).toContain('<title>Service Not Found | Scale Pro Marketing</title>');
   });
 
   test('a mistyped post address gets Article Not Found with status 404, leading to the blog', async ({ request }) => {
@@ -31,6 +36,7 @@ test.describe('routing of the production-like server', () => {
     expect(response.status()).toBe(404);
     const html = await response.text();
     expect(html).toContain('Article Not Found');
+    expect(html).toContain('<title>Article Not Found | Scale Pro Marketing</title>');
     expect(html).toContain('href="/blog"');
   });
 });

@@ -55,7 +55,7 @@ export default function ContentTab({ organization }: AdminTabProps) {
             </div>
             <div>
               <dt className="text-muted-foreground">Total page views</dt>
-              <dd className="text-2xl font-bold" data-testid="total-page-views">{stats.value.views}</dd>
+              <dd className="text-2xl font-bold" data-testid="total-page-views">{stats.value.views.toLocaleString('en-US')}</dd>
             </div>
           </dl>
         ))}

@@ -250,7 +250,7 @@ const SENTENCES: Record<string, (s: Sentence, action: string) => string> = {
   invitation_accepted: (s) => `${s.actor} accepted an invitation and joined${s.asRole}`,
 
   organization_settings_updated: (s) => `${s.actor} updated the organization settings${s.changedFields}`,
-  webhook_publish_mode_changed: (s) => `${s.actor} set ZimmWriter deliveries to ${publishModeWords(s.details.to)}`,
+  webhook_publish_mode_changed: (s) => `${s.actor} set posts from ZimmWriter and publishing tools to ${publishModeWords(s.details.to)}`,
   webhook_author_changed: (s) => (s.details.to ? `${s.actor} credited ZimmWriter's posts to ${s.target}` : `${s.actor} set ZimmWriter's posts to have no author`),
   indexnow_changed: (s) =>
     s.details.rotated === true

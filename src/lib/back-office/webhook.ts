@@ -207,9 +207,9 @@ export const PUBLISH_MODE_OPTIONS: readonly { value: PublishMode; label: string 
 
 /** The toast after the mode was saved. */
 export const PUBLISH_MODE_SAVED: Record<PublishMode, string> = {
-  publish: 'Posts from ZimmWriter are published at once.',
-  draft: 'Posts from ZimmWriter are saved as drafts for review.',
-  queue: 'Posts from ZimmWriter join the publishing queue and go out at its pace.',
+  publish: 'Posts from ZimmWriter and publishing tools are published at once.',
+  draft: 'Posts from ZimmWriter and publishing tools are saved as drafts for review.',
+  queue: 'Posts from ZimmWriter and publishing tools join the publishing queue and go out at its pace.',
 };
 
 /** The organization's publish mode as stored (no setting means publish, as private.store_arrived_post reads it). */

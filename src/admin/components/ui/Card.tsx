@@ -30,13 +30,13 @@ export function CardHeader({
   );
 }
 
-/** A small counter card: label above a big number (the dashboard's counters). */
+/** A small counter card: label above a big number (the dashboard's counters; thousands grouped, 10,844). */
 export function StatCard({ label, value, loading }: { label: string; value: number | string | null; loading?: boolean }) {
   return (
     <Card className="p-4">
       <p className="text-sm text-muted-foreground">{label}</p>
       <p className="mt-1 text-2xl font-bold" aria-busy={loading || undefined}>
-        {loading ? '…' : (value ?? '—')}
+        {loading ? '…' : typeof value === 'number' ? value.toLocaleString('en-US') : (value ?? '—')}
       </p>
     </Card>
   );
