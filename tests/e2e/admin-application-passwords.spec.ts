@@ -88,6 +88,13 @@ test('an editor makes an application password, a tool publishes with it, and onc
   await page.goto('/docs/wordpress-publishing-tools');
   await expect(page.getByRole('heading', { level: 1, name: 'Connecting a WordPress publishing tool' })).toBeVisible();
   await expect(page.getByRole('cell', { name: /your user name .* or your e-mail address/ })).toBeVisible();
+  // The guides' tables fit a phone: nothing scrolls sideways.
+  await page.setViewportSize({ width: 375, height: 800 });
+  for (const guide of ['/docs/wordpress-publishing-tools', '/docs/zimmwriter-webhook-setup']) {
+    if (guide !== '/docs/wordpress-publishing-tools') await page.goto(guide);
+    const overflow = () => page.evaluate(() => Math.max(...[...document.querySelectorAll('article table')].map((table) => table.getBoundingClientRect().right)) - window.innerWidth);
+    await expect.poll(overflow, { message: guide }).toBeLessThanOrEqual(0);
+  }
 });
 
 test('a tool connects through the login-approval page: signed out, the member signs in, approves, and the tool publishes with what it was given', async ({ page, request }) => {
