@@ -146,6 +146,8 @@ test('Settings: saving updates the organization, then the seed is restored', asy
     await openTab(page, 'settings', 'System Settings');
     await expect(page.getByLabel('Organization Name')).toHaveValue(before?.name ?? '');
     await expect(page.getByLabel('Contact Phone')).toHaveValue(before?.settings.contact_phone ?? '');
+    // An example, never an organization's own number (an empty field of another organization showed Scale Pro's).
+    await expect(page.getByLabel('Contact Phone')).toHaveAttribute('placeholder', 'e.g. +1 555 010 0199');
     await expect(page.getByLabel('YouTube URL')).toHaveValue(before?.settings.social_links?.youtube ?? '');
 
     // A bad input: an error on each field, focus on the first, nothing saved.

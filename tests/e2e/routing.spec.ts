@@ -23,6 +23,15 @@ test.describe('routing of the production-like server', () => {
     expect(html).toContain('<title>Page Not Found | Scale Pro Marketing</title>');
   });
 
+  test('every service page is linked from /services, and the home page keeps its six cards', async ({ request }) => {
+    const services = await (await request.get('/services')).text();
+    for (const id of ['seo', 'gmb', 'web-design', 'ppc', 'social-media-advertising', 'analytics', 'content']) {
+      expect(services, id).toContain(`href="/services/${id}"`);
+    }
+    const home = await (await request.get('/')).text();
+    expect(home.match(/>Learn more<span class="sr-only">/g)).toHaveLength(6);
+  });
+
   test('an unknown service gets Service Not Found with status 404, even without JavaScript', async ({ request }) => {
     const response = await request.get('/services/no-such-service');
     expect(response.status()).toBe(404);

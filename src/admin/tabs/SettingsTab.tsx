@@ -46,7 +46,7 @@ const CARDS: { title: string; description: string; fields: FieldSpec[] }[] = [
       { name: 'blog_title', label: 'Blog Title' },
       { name: 'blog_description', label: 'Blog Description', rows: 3 },
       { name: 'contact_email', label: 'Contact Email', type: 'email' },
-      { name: 'contact_phone', label: 'Contact Phone', type: 'tel', placeholder: '(404) 555-0142' },
+      { name: 'contact_phone', label: 'Contact Phone', type: 'tel', placeholder: 'e.g. +1 555 010 0199' },
     ],
   },
   {
