@@ -57,7 +57,8 @@ export function ok(answer: RestAnswer): RestJson {
   return fail(answer.status === 403 ? 401 : answer.status, `${message ?? 'The request failed.'}${details}`);
 }
 
-const fail = (code: number, message: string): never => {
+/** Throws the fault `code` with `message` (a method's refusal, in WordPress's XML-RPC codes). */
+export const fail = (code: number, message: string): never => {
   throw new XmlRpcFault(code, message);
 };
 

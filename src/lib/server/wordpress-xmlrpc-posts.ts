@@ -12,8 +12,8 @@
  * - `custom_fields` carry Yoast's and Rank Math's SEO title and description, as the REST API's `meta` does; other
  *   custom fields are not kept.
  */
-import { INVALID_PARAMS, type XmlRpcStruct, type XmlRpcValue, XmlRpcFault } from './xmlrpc.ts';
-import { type Method, ok, type Rest, type RestJson } from './wordpress-xmlrpc-call.ts';
+import { INVALID_PARAMS, type XmlRpcStruct, type XmlRpcValue } from './xmlrpc.ts';
+import { fail, type Method, ok, type Rest, type RestJson } from './wordpress-xmlrpc-call.ts';
 
 type Taxonomy = 'category' | 'post_tag';
 const TERM_ROUTE: Record<Taxonomy, string> = { category: 'categories', post_tag: 'tags' };
@@ -22,18 +22,14 @@ const MORE = '<!--more-->';
 /** A REST date (`2026-11-28T10:00:00`, UTC) as a date. */
 const restDate = (value: string) => new Date(`${value}Z`);
 
-const fault = (code: number, message: string): never => {
-  throw new XmlRpcFault(code, message);
-};
-
 /** A post id as apps send it (a string or an integer), else WordPress's 404. */
 function postId(value: XmlRpcValue | undefined): number {
   const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,15}$/.test(value.trim()) ? Number(value) : NaN;
-  return Number.isSafeInteger(id) && id > 0 ? id : fault(404, 'Invalid post ID.');
+  return Number.isSafeInteger(id) && id > 0 ? id : fail(404, 'Invalid post ID.');
 }
 
 const struct = (value: XmlRpcValue | undefined, what: string): XmlRpcStruct =>
-  value && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date) && !(value instanceof Uint8Array) ? value : fault(INVALID_PARAMS, `${what} must be a struct.`);
+  value && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date) && !(value instanceof Uint8Array) ? value : fail(INVALID_PARAMS, `${what} must be a struct.`);
 
 const text = (value: XmlRpcValue | undefined): string | undefined => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined);
 
@@ -73,16 +69,16 @@ function seoMeta(fields: XmlRpcValue | undefined): Record<string, string> | unde
 /** A status an app asks for, as the REST API takes it; private posts are not offered. */
 function status(value: XmlRpcValue | undefined): string | undefined {
   if (value === undefined || value === '') return undefined;
-  if (value === 'private') fault(401, 'Private posts are not offered on this site: use draft or publish.');
-  return typeof value === 'string' ? value : fault(INVALID_PARAMS, 'post_status must be a string.');
+  if (value === 'private') fail(401, 'Private posts are not offered on this site: use draft or publish.');
+  return typeof value === 'string' ? value : fail(INVALID_PARAMS, 'post_status must be a string.');
 }
 
 /** `wp.newPost`/`wp.editPost`'s content struct as the REST API's post fields. */
 async function wpPostFields(rest: Rest, content: XmlRpcStruct): Promise<Record<string, unknown>> {
-  if (content.post_type !== undefined && content.post_type !== 'post') fault(401, 'Invalid post type: this site has posts only.');
+  if (content.post_type !== undefined && content.post_type !== 'post') fail(401, 'Invalid post type: this site has posts only.');
   const body: Record<string, unknown> = {};
   for (const [from, to] of [['post_title', 'title'], ['post_content', 'content'], ['post_excerpt', 'excerpt'], ['post_name', 'slug']] as const) {
-    if (content[from] !== undefined) body[to] = text(content[from]) ?? fault(INVALID_PARAMS, `${from} must be a string.`);
+    if (content[from] !== undefined) body[to] = text(content[from]) ?? fail(INVALID_PARAMS, `${from} must be a string.`);
   }
   const date = content.post_date_gmt ?? content.post_date;
   if (date instanceof Date) body.date_gmt = date.toISOString();
@@ -276,7 +272,7 @@ function mediaItem(media: RestJson): XmlRpcStruct {
 /** `metaWeblog.newMediaObject` and `wp.uploadFile` (blog, user, password, `{ name, type, bits }`). */
 const upload: Method = async ({ params, as }) => {
   const file = struct(params[3], 'The file');
-  if (!(file.bits instanceof Uint8Array) || typeof file.name !== 'string') fault(INVALID_PARAMS, 'The file needs a name and its bits (base64).');
+  if (!(file.bits instanceof Uint8Array) || typeof file.name !== 'string') fail(INVALID_PARAMS, 'The file needs a name and its bits (base64).');
   const rest = as(1);
   const made = ok(
     await rest('POST', 'media', {
@@ -288,7 +284,7 @@ const upload: Method = async ({ params, as }) => {
 };
 
 /** The taxonomy a call names, or WordPress's fault. */
-const taxonomy = (value: XmlRpcValue | undefined): Taxonomy => (value === 'category' || value === 'post_tag' ? value : fault(403, 'Invalid taxonomy.'));
+const taxonomy = (value: XmlRpcValue | undefined): Taxonomy => (value === 'category' || value === 'post_tag' ? value : fail(403, 'Invalid taxonomy.'));
 
 const TAXONOMIES: Record<Taxonomy, XmlRpcStruct> = {
   category: { name: 'category', label: 'Categories', hierarchical: true, public: true, show_ui: true, _builtin: true, labels: { name: 'Categories', singular_name: 'Category' }, cap: {}, object_type: ['post'] },
@@ -359,7 +355,7 @@ export const POST_METHODS: Record<string, Method> = {
   'wp.getPostStatusList': signedIn(1, { draft: 'Draft', pending: 'Pending Review', publish: 'Published' }),
   'wp.getPostTypes': signedIn(1, { post: POST_TYPE }),
   'wp.getPostType': async (call) => {
-    if (call.params[3] !== 'post') fault(403, 'Invalid post type.');
+    if (call.params[3] !== 'post') fail(403, 'Invalid post type.');
     return signedIn(1, POST_TYPE)(call);
   },
   'wp.uploadFile': upload,
@@ -385,11 +381,11 @@ export const POST_METHODS: Record<string, Method> = {
   'wp.newTerm': async ({ params, as }) => {
     const term = struct(params[3], 'The term');
     const made = await as(1)('POST', TERM_ROUTE[taxonomy(term.taxonomy)], { body: { name: text(term.name) ?? '', ...(typeof term.slug === 'string' ? { slug: term.slug } : {}) } });
-    if (made.status === 400 && made.json?.code === 'term_exists') fault(500, 'A term with the name provided already exists with this parent.');
+    if (made.status === 400 && made.json?.code === 'term_exists') fail(500, 'A term with the name provided already exists with this parent.');
     return String(ok(made).id);
   },
   'wp.getCategories': async ({ as }) => (await allTerms(as(1), 'category')).map(metaWeblogCategory),
-  'wp.newCategory': async ({ params, as }) => (await termIdsByName(as(1), 'category', [text(struct(params[3], 'The category').name) ?? '']))[0] ?? fault(INVALID_PARAMS, 'The category needs a name.'),
+  'wp.newCategory': async ({ params, as }) => (await termIdsByName(as(1), 'category', [text(struct(params[3], 'The category').name) ?? '']))[0] ?? fail(INVALID_PARAMS, 'The category needs a name.'),
   'wp.suggestCategories': async ({ params, as }) => {
     const prefix = (text(params[3]) ?? '').toLowerCase();
     const max = Number(params[4]) || 10;
@@ -428,7 +424,7 @@ export const POST_METHODS: Record<string, Method> = {
   'mt.getPostCategories': async ({ params, as }) =>
     termsOf(await readPost(as(1), postId(params[0]))).categories.map((term, index) => ({ categoryName: term.name, categoryId: String(term.id), isPrimary: index === 0 })),
   'mt.setPostCategories': async ({ params, as }) => {
-    const chosen = Array.isArray(params[3]) ? (params[3] as XmlRpcStruct[]) : fault(INVALID_PARAMS, 'The categories must be an array.');
+    const chosen = Array.isArray(params[3]) ? (params[3] as XmlRpcStruct[]) : fail(INVALID_PARAMS, 'The categories must be an array.');
     const ordered = [...chosen].sort((a, b) => Number(b?.isPrimary === true) - Number(a?.isPrimary === true));
     return update(as(1), postId(params[0]), { categories: ordered.map((category) => Number(category?.categoryId)).filter((id) => id > 0) });
   },

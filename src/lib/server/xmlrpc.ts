@@ -118,7 +118,7 @@ function readDate(content: string): Date {
   return date;
 }
 
-const normalizedZone = (zone: string | undefined) => (!zone ? 'Z' : zone === 'Z' ? 'Z' : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`);
+const normalizedZone = (zone: string | undefined) => (!zone || zone === 'Z' ? 'Z' : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`);
 
 /** A successful answer. */
 export function methodResponse(value: XmlRpcValue): string {
