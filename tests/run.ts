@@ -1,10 +1,10 @@
 /**
- * `npm test`: runs the unit and integration suites with the dev server's browser spec beside them, then the
- * main browser suite (against `npm run serve`); lets each print its own report (each line behind its suite's
- * name), then
- * prints where the time went (each suite's wall time and test count, and the ten slowest test files), what
- * failed (each failed test, or error outside a test, in one line), and ends with one line `N passed, M failed[, K skipped]` summed over all of them. Exits non-zero when any test
- * failed or any suite could not run.
+ * `npm test`: runs the integration suite, then the main browser suite (against `npm run serve`) with the unit
+ * suite and the dev server's browser spec beside it (STAGES below); lets each print its own report (each line
+ * behind its suite's name), then prints where the time went (each suite's wall time and test count, and the
+ * ten slowest test files), what failed (each failed test, or error outside a test, in one line), and ends with
+ * one line `N passed, M failed[, K skipped]` summed over all of them. Exits non-zero when any test failed or any
+ * suite could not run.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -73,21 +73,23 @@ function playwrightReport(file: string): SuiteReport {
 type Suite = { script: string; file: string; read: (f: string) => SuiteReport };
 
 /**
- * First the unit and integration suites, one after the other, with the dev server's spec beside them (it mostly
- * waits for the scheduler's minute, in a project copy on a backend of its own: tests/e2e/support/dev-server-world.ts);
- * then the main browser suite alone. That suite keeps both cores busy and waits on site builds that take the
- * project's build lock, as the integration suite's builds do: run beside it, the integration suite took the
- * whole run to 15 minutes and timed out on the lock and on Postgres's statement timeout (one after another,
- * 17 to 18 minutes; this way 100 seconds less than that).
+ * The suites in stages, each stage's lanes side by side (a lane runs its suites one after another): first the
+ * integration suite alone, which keeps both cores busy the whole time (four workers, each on a backend of its
+ * own); then the main browser suite, with the unit suite and the dev server's spec beside it in one lane. The
+ * browser suite leaves about a fifth of the two cores idle (its tests wait on pages, builds and the server), and
+ * the other two fit in it: the unit suite uses one core for 40 s, and the dev server's spec mostly waits for
+ * the scheduler's minute, in a project copy on a backend of its own (tests/e2e/support/dev-server-world.ts).
+ * Run before the integration suite, those two took 45 s of the two busy cores. The integration suite and the
+ * browser suite never run side by side: both build the site under the project's build lock and use both cores
+ * (side by side they took the run to 15 minutes and timed out on the lock and on Postgres's statement timeout).
  */
-const beside: Suite[][] = [
-  [
-    { script: 'test:unit', file: 'unit.json', read: vitestReport },
-    { script: 'test:integration', file: 'integration.json', read: vitestReport },
-  ],
-  [{ script: 'test:e2e:dev', file: 'e2e-dev.json', read: playwrightReport }],
-];
-const alone: Suite = { script: 'test:e2e', file: 'e2e.json', read: playwrightReport };
+const SUITES = {
+  unit: { script: 'test:unit', file: 'unit.json', read: vitestReport },
+  integration: { script: 'test:integration', file: 'integration.json', read: vitestReport },
+  e2e: { script: 'test:e2e', file: 'e2e.json', read: playwrightReport },
+  e2eDev: { script: 'test:e2e:dev', file: 'e2e-dev.json', read: playwrightReport },
+} satisfies Record<string, Suite>;
+const STAGES: Suite[][][] = [[[SUITES.integration]], [[SUITES.e2e], [SUITES.unit, SUITES.e2eDev]]];
 
 // The suites start the local backend when it is not running (`ensure`); stop it afterwards only then,
 // so a developer's running backend is left alone and CI leaves no background process behind.
@@ -146,12 +148,13 @@ async function runSuite(suite: Suite): Promise<void> {
   }
 }
 
-await Promise.all(
-  beside.map(async (lane) => {
-    for (const suite of lane) await runSuite(suite);
-  }),
-);
-await runSuite(alone);
+for (const stage of STAGES) {
+  await Promise.all(
+    stage.map(async (lane) => {
+      for (const suite of lane) await runSuite(suite);
+    }),
+  );
+}
 
 if (!backendWasRunning) spawnSync('node', ['supabase/local/cli.ts', 'stop'], { stdio: 'inherit' });
 
@@ -180,7 +183,8 @@ function printTimings(): void {
     ['all', '', clock(all), String(timings.reduce((sum, { tests }) => sum + (tests ?? 0), 0)), '100%'],
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  console.log('\nWhere the time went (unit then integration, e2e:dev beside them; then e2e):');
+  const describeStage = (stage: Suite[][]) => stage.map((lane) => lane.map(({ script }) => script.replace(/^test:/, '')).join(' then ')).join(' beside ');
+  console.log(`\nWhere the time went (${STAGES.map(describeStage).join('; then ')}):`);
   for (const row of rows) console.log(`  ${row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('   ')}`);
   console.log('\nThe ten slowest test files:');
   for (const { suite, file, seconds } of [...fileTimes].sort((a, b) => b.seconds - a.seconds).slice(0, 10)) {

@@ -24,30 +24,13 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { LOCAL_SUPABASE } from '../../src/lib/server/service-config.ts';
 import { listMail } from './outbox.ts';
+import { alive, apiUrl, files, healthy, type Instance, readPid, running, storedSettings } from './instance.ts';
 import { databaseUrl, REPO_ROOT } from './postgres.ts';
 
 /** The Supabase CLI's default local ports. */
 const DEFAULT_API_PORT = 54321;
 const DEFAULT_DB_PORT = 54322;
 const START_TIMEOUT_MS = 60_000;
-
-/** An instance's settings, stored as `<dataDir>/local-backend.json`. */
-interface Instance {
-  dataDir: string;
-  apiPort: number;
-  dbPort: number;
-  migrationsDir?: string;
-  seedFile?: string;
-  configFile?: string;
-}
-
-const files = (dataDir: string) => ({
-  settings: join(dataDir, 'local-backend.json'),
-  pid: join(dataDir, 'local-backend.pid'),
-  log: join(dataDir, 'local-backend.log'),
-  cluster: join(dataDir, 'postgres'),
-  storage: join(dataDir, 'storage'),
-});
 
 function parseOptions(argv: string[]) {
   const { values, positionals } = parseArgs({
@@ -69,12 +52,7 @@ function parseOptions(argv: string[]) {
 /** The instance the options address: explicit options win, then what the data dir remembers. */
 function resolveInstance(values: ReturnType<typeof parseOptions>['values']): Instance {
   const dataDir = resolve(values['data-dir'] ?? join(REPO_ROOT, '.data'));
-  let stored: Partial<Instance> = {};
-  try {
-    stored = JSON.parse(readFileSync(files(dataDir).settings, 'utf8'));
-  } catch {
-    // A new data dir: defaults apply.
-  }
+  const stored = storedSettings(dataDir);
   const port = (value: string | undefined, fallback: number) => {
     if (value === undefined) return fallback;
     const n = Number(value);
@@ -89,43 +67,6 @@ function resolveInstance(values: ReturnType<typeof parseOptions>['values']): Ins
     seedFile: values.seed ? resolve(values.seed) : stored.seedFile,
     configFile: values.config ? resolve(values.config) : stored.configFile,
   };
-}
-
-const apiUrl = (instance: Instance) => `http://127.0.0.1:${instance.apiPort}`;
-
-function readPid(instance: Instance): number | undefined {
-  try {
-    const pid = Number(readFileSync(files(instance.dataDir).pid, 'utf8').trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function healthy(instance: Instance): Promise<boolean> {
-  try {
-    const response = await fetch(`${apiUrl(instance)}/auth/v1/health`, {
-      headers: { apikey: LOCAL_SUPABASE.anonKey },
-      signal: AbortSignal.timeout(2_000),
-    });
-    return response.ok;
-  } catch {
-    return false;
-  }
-}
-
-async function running(instance: Instance): Promise<boolean> {
-  const pid = readPid(instance);
-  return pid !== undefined && alive(pid) && (await healthy(instance));
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,11 +1,11 @@
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_SUPABASE } from '../../src/lib/server/service-config.ts';
-import { startTestBackend, uniqueEmail, type TestBackend } from './support/local-backend-instance.ts';
+import { workerBackend, uniqueEmail, type TestBackend } from './support/local-backend-instance.ts';
 
 let backend: TestBackend;
 beforeAll(() => {
-  backend = startTestBackend();
+  backend = workerBackend();
 });
 afterAll(async () => {
   await backend?.stop();

@@ -5,11 +5,11 @@
  * merely starts with an allowed entry would hand the session to another host.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestBackend, uniqueEmail, type TestBackend } from './support/local-backend-instance.ts';
+import { workerBackend, uniqueEmail, type TestBackend } from './support/local-backend-instance.ts';
 
 let backend: TestBackend;
 beforeAll(() => {
-  backend = startTestBackend();
+  backend = workerBackend();
 });
 afterAll(async () => {
   await backend?.stop();

@@ -1,7 +1,9 @@
 /**
- * A separate local backend instance for one integration test file: started with the CLI on a temporary
- * data dir and the test ports (env LOCAL_BACKEND_TEST_API_PORT / LOCAL_BACKEND_TEST_DB_PORT, default
- * 25421 / 25422, never the development instance's 54321 / 54322), stopped and deleted afterwards.
+ * A local backend instance as one integration test file sees it: a separate one (`startTestBackend`), started
+ * with the CLI on a temporary data dir and the test ports (env LOCAL_BACKEND_TEST_API_PORT /
+ * LOCAL_BACKEND_TEST_DB_PORT, default 25421 / 25422, never the development instance's 54321 / 54322), stopped
+ * and deleted afterwards; or the worker's own (`workerBackend`), for a file that only needs a migrated, seeded
+ * instance to talk to.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -55,7 +57,6 @@ export function startTestBackend(options: TestBackendOptions = {}): TestBackend 
   const apiPort = Number(process.env.LOCAL_BACKEND_TEST_API_PORT ?? 25421);
   const dbPort = Number(process.env.LOCAL_BACKEND_TEST_DB_PORT ?? 25422);
   const dataDir = mkdtempSync(join(tmpdir(), 'local-backend-test-'));
-  const apiUrl = `http://127.0.0.1:${apiPort}`;
   const cli = (...args: string[]) => {
     const run = spawnSync(process.execPath, [CLI, ...args, '--data-dir', dataDir], { encoding: 'utf8', env: { ...process.env, ...options.env } });
     return { status: run.status ?? 1, stdout: run.stdout, stderr: run.stderr };
@@ -68,32 +69,14 @@ export function startTestBackend(options: TestBackendOptions = {}): TestBackend 
     rmSync(dataDir, { recursive: true, force: true });
     throw new Error(`local backend did not start: ${started.stderr}${started.stdout}`);
   }
-  const pool = new pg.Pool({ connectionString: `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres`, max: 2 });
-  const superuserPool = new pg.Pool({ connectionString: `postgresql://supabase_admin:postgres@127.0.0.1:${dbPort}/postgres`, max: 1 });
-  // A restart closes the pools' idle connections under them; a pool replaces them on the next query.
-  for (const each of [pool, superuserPool]) each.on('error', () => {});
   // spawnSync blocks the event loop while the server closes its connections: let fetch's pool see them
   // closed afterwards, or the next request to the same port goes out on a dead keep-alive socket.
   const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
-  const client = (key: string) =>
-    createClient(apiUrl, key, { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } });
+  const instance = instanceOn(apiPort, dbPort);
   return {
-    apiUrl,
-    apiPort,
-    dbPort,
+    ...instance,
     dataDir,
     cli,
-    anon: () => client(LOCAL_SUPABASE.anonKey),
-    service: () => client(LOCAL_SUPABASE.serviceRoleKey),
-    sql: async (text, values) => (await pool.query(text, values)).rows,
-    superuserSql: async (text, values) => (await superuserPool.query(text, values)).rows,
-    async outbox(to) {
-      const response = await fetch(`${apiUrl}/__local/outbox?to=${encodeURIComponent(to)}`, {
-        headers: { apikey: LOCAL_SUPABASE.serviceRoleKey, authorization: `Bearer ${LOCAL_SUPABASE.serviceRoleKey}` },
-      });
-      if (!response.ok) throw new Error(`outbox answered ${response.status}: ${await response.text()}`);
-      return response.json();
-    },
     async restart() {
       await this.takeDown();
       await this.bringUp();
@@ -108,10 +91,62 @@ export function startTestBackend(options: TestBackendOptions = {}): TestBackend 
       await settle();
     },
     async stop() {
-      await Promise.all([pool.end(), superuserPool.end()]);
+      await instance.stop();
       cli('stop');
       rmSync(dataDir, { recursive: true, force: true });
       await settle();
+    },
+  };
+}
+
+/**
+ * The worker's own backend (tests/integration/support/worker-env.ts: migrated and seeded as a fresh instance
+ * is, started once per run) for a file that needs no instance of its own: starting one costs seconds of both
+ * cores, so only what changes an instance's start-up, its settings, its migrations or its life (a restart, a
+ * take-down) starts one. Its `stop` only closes the file's connections; it cannot be restarted or taken down.
+ */
+export function workerBackend(): TestBackend {
+  const apiUrl = new URL(process.env.SUPABASE_URL!);
+  const dbUrl = new URL(process.env.SUPABASE_DB_URL!);
+  const refuse = (what: string) => () => {
+    throw new Error(`The worker's backend is shared by the files of its worker: ${what} needs an instance of its own (startTestBackend)`);
+  };
+  return {
+    ...instanceOn(Number(apiUrl.port), Number(dbUrl.port)),
+    dataDir: '',
+    cli: refuse('a CLI command'),
+    restart: refuse('a restart'),
+    takeDown: refuse('a take-down'),
+    bringUp: refuse('a start'),
+  };
+}
+
+/** The clients, SQL connections and outbox of the instance on these ports. */
+function instanceOn(apiPort: number, dbPort: number): Pick<TestBackend, 'apiUrl' | 'apiPort' | 'dbPort' | 'anon' | 'service' | 'sql' | 'superuserSql' | 'outbox' | 'stop'> {
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const pool = new pg.Pool({ connectionString: `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres`, max: 2 });
+  const superuserPool = new pg.Pool({ connectionString: `postgresql://supabase_admin:postgres@127.0.0.1:${dbPort}/postgres`, max: 1 });
+  // A restart closes the pools' idle connections under them; a pool replaces them on the next query.
+  for (const each of [pool, superuserPool]) each.on('error', () => {});
+  const client = (key: string) =>
+    createClient(apiUrl, key, { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } });
+  return {
+    apiUrl,
+    apiPort,
+    dbPort,
+    anon: () => client(LOCAL_SUPABASE.anonKey),
+    service: () => client(LOCAL_SUPABASE.serviceRoleKey),
+    sql: async (text, values) => (await pool.query(text, values)).rows,
+    superuserSql: async (text, values) => (await superuserPool.query(text, values)).rows,
+    async outbox(to) {
+      const response = await fetch(`${apiUrl}/__local/outbox?to=${encodeURIComponent(to)}`, {
+        headers: { apikey: LOCAL_SUPABASE.serviceRoleKey, authorization: `Bearer ${LOCAL_SUPABASE.serviceRoleKey}` },
+      });
+      if (!response.ok) throw new Error(`outbox answered ${response.status}: ${await response.text()}`);
+      return response.json();
+    },
+    async stop() {
+      await Promise.all([pool.end(), superuserPool.end()]);
     },
   };
 }
