@@ -1,6 +1,6 @@
 /**
- * `npm test`: runs the integration suite, then the main browser suite (against `npm run serve`) with the unit
- * suite and the dev server's browser spec beside it (STAGES below); lets each print its own report (each line
+ * `npm test`: runs the unit and integration suites with the dev server's browser spec beside them, then the
+ * main browser suite (against `npm run serve`) alone (STAGES below); lets each print its own report (each line
  * behind its suite's name), then prints where the time went (each suite's wall time and test count, and the
  * ten slowest test files), what failed (each failed test, or error outside a test, in one line), and ends with
  * one line `N passed, M failed[, K skipped]` summed over all of them. Exits non-zero when any test failed or any
@@ -74,14 +74,14 @@ type Suite = { script: string; file: string; read: (f: string) => SuiteReport };
 
 /**
  * The suites in stages, each stage's lanes side by side (a lane runs its suites one after another): first the
- * integration suite alone, which keeps both cores busy the whole time (four workers, each on a backend of its
- * own); then the main browser suite, with the unit suite and the dev server's spec beside it in one lane. The
- * browser suite leaves about a fifth of the two cores idle (its tests wait on pages, builds and the server), and
- * the other two fit in it: the unit suite uses one core for 40 s, and the dev server's spec mostly waits for
- * the scheduler's minute, in a project copy on a backend of its own (tests/e2e/support/dev-server-world.ts).
- * Run before the integration suite, those two took 45 s of the two busy cores. The integration suite and the
- * browser suite never run side by side: both build the site under the project's build lock and use both cores
- * (side by side they took the run to 15 minutes and timed out on the lock and on Postgres's statement timeout).
+ * unit and integration suites, with the dev server's spec beside them (it mostly waits for the scheduler's
+ * minute, in a project copy on a backend of its own: tests/e2e/support/dev-server-world.ts); then the main
+ * browser suite alone. The run is bound by the two cores, and the browser suite is the one that suffers from
+ * company: with the unit suite and the dev server's spec beside it (and the integration suite alone first) the
+ * run took 13:40 instead of 12:43, the browser suite 8:58 instead of 7:30, and the dev server did not answer in
+ * time. It also waits on site builds that take the project's build lock, as the integration suite's builds do:
+ * run beside it, the integration suite took the whole run to 15 minutes and timed out on the lock and on
+ * Postgres's statement timeout.
  */
 const SUITES = {
   unit: { script: 'test:unit', file: 'unit.json', read: vitestReport },
@@ -89,7 +89,7 @@ const SUITES = {
   e2e: { script: 'test:e2e', file: 'e2e.json', read: playwrightReport },
   e2eDev: { script: 'test:e2e:dev', file: 'e2e-dev.json', read: playwrightReport },
 } satisfies Record<string, Suite>;
-const STAGES: Suite[][][] = [[[SUITES.integration]], [[SUITES.e2e], [SUITES.unit, SUITES.e2eDev]]];
+const STAGES: Suite[][][] = [[[SUITES.unit, SUITES.integration], [SUITES.e2eDev]], [[SUITES.e2e]]];
 
 // The suites start the local backend when it is not running (`ensure`); stop it afterwards only then,
 // so a developer's running backend is left alone and CI leaves no background process behind.
