@@ -16,10 +16,10 @@ const RETURN_GAP_MS = 2_000;
 /**
  * Keeps a loaded screen current with changes made elsewhere: calls `reload` (useLoad's, which keeps the shown
  * value until the answer comes, so nothing flickers) when `signal` moves (a change made on this page), when
- * the user comes back to the page, and every LIVE_RELOAD_INTERVAL_MS while it is visible. A hidden page polls
+ * the user comes back to the page, and every `intervalMs` (LIVE_RELOAD_INTERVAL_MS unless given) while it is visible. A hidden page polls
  * nothing. Realtime is not used: the local backend has none, and a short poll costs one small read.
  */
-export function useLiveReload(reload: () => void, signal?: ReadableAtom<unknown>): void {
+export function useLiveReload(reload: () => void, signal?: ReadableAtom<unknown>, intervalMs: number = LIVE_RELOAD_INTERVAL_MS): void {
   const run = useEffectEvent(reload);
 
   useEffect(() => {
@@ -28,7 +28,7 @@ export function useLiveReload(reload: () => void, signal?: ReadableAtom<unknown>
     const visible = () => document.visibilityState === 'visible';
     const schedule = () => {
       clearTimeout(timer);
-      timer = visible() ? setTimeout(again, LIVE_RELOAD_INTERVAL_MS) : undefined;
+      timer = visible() ? setTimeout(again, intervalMs) : undefined;
     };
     function again() {
       last = Date.now();
@@ -49,5 +49,5 @@ export function useLiveReload(reload: () => void, signal?: ReadableAtom<unknown>
       document.removeEventListener('visibilitychange', returned);
       window.removeEventListener('focus', returned);
     };
-  }, [signal]);
+  }, [signal, intervalMs]);
 }

@@ -56,10 +56,10 @@ export function searchQuery(search: string): string {
 
 /**
  * The back-office path /auth may return to after sign-in (`?next=`): /admin, a blog management page, the
- * Media Library, one's profile, or the login-approval page with its query (a tool's request, which must survive
+ * Media Library, one's profile, the sites board, or the login-approval page with its query (a tool's request, which must survive
  * the sign-in); null for anything else (another site, another query string), so the link cannot send anyone
  * elsewhere.
  */
 export function backOfficeReturnPath(next: string | null): string | null {
-  return next && /^\/admin(?:\/blog(?:\/[\w\-/]*)?|\/media|\/profile|\/authorize-application(?:\?[^#\s]*)?)?$/.test(next) ? next : null;
+  return next && /^\/admin(?:\/blog(?:\/[\w\-/]*)?|\/media|\/profile|\/sites|\/authorize-application(?:\?[^#\s]*)?)?$/.test(next) ? next : null;
 }

@@ -18,9 +18,13 @@ function publicSiteHref(organization: MemberOrganization): string | null {
   return organization.domain ? `https://${organization.domain}/` : null;
 }
 
-/** The back office's sections; the dashboard and the newsletter list only for admins of the managed organization. */
-function sections(role: MemberRole) {
+/**
+ * The back office's sections; the sites board for a person in more than one organization; the dashboard and the
+ * newsletter list only for admins of the managed organization.
+ */
+function sections(role: MemberRole, organizations: number) {
   return [
+    ...(organizations > 1 ? [{ href: '/admin/sites', label: 'All sites' }] : []),
     ...(role === 'admin' ? [{ href: '/admin', label: 'Dashboard' }] : []),
     { href: '/admin/blog', label: 'Posts' },
     { href: '/admin/media', label: 'Media' },
@@ -99,7 +103,7 @@ export default function AdminHeader({ access, title }: { access: BackOfficeAcces
         </div>
       </div>
       <nav aria-label="Back office" className="mx-auto flex max-w-7xl flex-wrap items-center gap-1 px-4 pb-2 text-sm">
-        {sections(access.role).map((section) => {
+        {sections(access.role, list.length).map((section) => {
           const here = section.href === '/admin' ? path === '/admin' || path === '/admin/' : path.startsWith(section.href);
           return (
             <a

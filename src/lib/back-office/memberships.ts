@@ -54,10 +54,11 @@ export function landingPath(role: MemberRole): '/admin' | '/admin/blog' {
 
 /**
  * True when the role may open the page (the dashboard is for admins; blog management, the Media Library, one's
- * profile and the login-approval page for every member, which says itself who may approve).
+ * profile, the sites board (each person's own sites, in their role there) and the login-approval page for every
+ * member, which says itself who may approve).
  */
 export function roleMayOpen(role: MemberRole, path: string): boolean {
-  return role === 'admin' || /^\/admin\/(?:blog|media|profile|authorize-application)(?:[/?]|$)/.test(path);
+  return role === 'admin' || /^\/admin\/(?:blog|media|profile|sites|authorize-application)(?:[/?]|$)/.test(path);
 }
 
 /** The id of the organization the page was built for (`<html data-organization-id>`), or null. */

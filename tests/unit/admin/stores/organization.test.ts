@@ -45,6 +45,8 @@ describe('where each role works', () => {
     ['viewer', '/admin/mediakit', false],
     ['viewer', '/admin/profile', true],
     ['editor', '/admin/profiles', false],
+    ['viewer', '/admin/sites', true],
+    ['editor', '/admin/sitesx', false],
   ])('%s may open %s: %s', (role, path, expected) => {
     expect(roleMayOpen(role, path)).toBe(expected);
   });

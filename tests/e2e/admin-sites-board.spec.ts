@@ -1,0 +1,98 @@
+/**
+ * The sites board (/admin/sites) in the browser: a person in several organizations finds it under "All sites",
+ * sees one row per site in their role there with its state and figures, finds, filters and sorts them, and opens
+ * one, which switches the back office to it. An organization of its own (no build hook, a post going out in two
+ * days) keeps the figures asserted here out of reach of the other tests; Scale Pro's row is only looked for.
+ */
+import { expect, test } from './fixtures';
+import { createUser, organizationOfItsOwn, removeUser, SCALE_PRO_ID, service } from './support/backend';
+import { signInAsAdmin, submitSignIn } from './support/sign-in';
+
+type Own = Awaited<ReturnType<typeof organizationOfItsOwn>>;
+let own: Own;
+
+test.beforeAll(async () => {
+  own = await organizationOfItsOwn('Board Client');
+  const { error } = await service.from('blog_posts').insert({
+    organization_id: own.organization.id, title: 'Going out soon', slug: 'going-out-soon', content: '<p>Soon.</p>', status: 'scheduled',
+    published_at: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+  });
+  expect(error).toBeNull();
+});
+test.afterAll(async () => {
+  await own?.remove();
+});
+
+const rowOf = (page: import('@playwright/test').Page, organizationId: string) => page.locator(`[data-testid="site-row"][data-organization-id="${organizationId}"]`);
+
+test('an admin of two organizations sees both sites with what to act on, finds and sorts them, and opens one', async ({ page }) => {
+  await signInAsAdmin(page, own.admin.email);
+  await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'All sites' }).click();
+  await expect(page).toHaveURL(/\/admin\/sites$/);
+  await expect(page.getByRole('heading', { name: 'Your sites' })).toBeVisible();
+  await expect(page.getByTestId('sites-summary')).toHaveText(/^2 sites; \d+ with a problem to act on\.$/);
+
+  const mine = rowOf(page, own.organization.id);
+  await expect(mine).toContainText('Board Client');
+  await expect(mine).toContainText('Admin');
+  await expect(mine.getByText('No build hook', { exact: true })).toBeVisible();
+  await expect(mine.getByTestId('site-problem')).toHaveText('No build hook: nothing reaches the site until an admin sets it under Settings, Hosting & builds.');
+  // Going out in 7 days, published this month, views, IndexNow failures; deploys against its team's budget.
+  await expect(mine.locator('td').nth(3)).toHaveText('1', { useInnerText: true });
+  await expect(mine.locator('td').nth(4)).toHaveText('0', { useInnerText: true });
+  await expect(mine).toContainText(/0 \(0 credits\)/);
+  await expect(rowOf(page, SCALE_PRO_ID)).toContainText('Scale Pro');
+
+  await page.getByRole('searchbox').fill('board cli');
+  await expect(page.getByTestId('site-row')).toHaveCount(1);
+  await page.getByRole('searchbox').fill('');
+  await page.getByRole('button', { name: 'Site', exact: true }).click();
+  await expect(page.getByRole('columnheader', { name: /^Site/ })).toHaveAttribute('aria-sort', 'ascending');
+  await expect(page.getByTestId('site-row').first()).toContainText('Board Client');
+  await page.getByRole('button', { name: /^Site/ }).click();
+  await expect(page.getByRole('columnheader', { name: /^Site/ })).toHaveAttribute('aria-sort', 'descending');
+  await expect(page.getByTestId('site-row').first()).toContainText('Scale Pro');
+  await page.getByLabel('State').selectOption('no_hook');
+  await expect(page.getByTestId('site-row')).toHaveCount(1);
+
+  await mine.getByRole('button', { name: 'Open Board Client' }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByLabel('Managing')).toHaveValue(own.organization.id);
+});
+
+test('an editor of one organization and viewer of another sees each in that role, and a viewer\'s Open lands in the posts', async ({ page }) => {
+  const person = await createUser('editor');
+  try {
+    const { error } = await service.from('organization_memberships').insert({ user_id: person.id, organization_id: own.organization.id, role: 'viewer' });
+    expect(error).toBeNull();
+    await submitSignIn(page, person.email);
+    await expect(page).toHaveURL(/\/admin\/blog/);
+    await page.goto('/admin/sites');
+    await expect(rowOf(page, SCALE_PRO_ID)).toContainText('Editor');
+    const viewed = rowOf(page, own.organization.id);
+    await expect(viewed).toContainText('Viewer');
+    await page.getByLabel('Your role').selectOption('viewer');
+    await expect(page.getByTestId('site-row')).toHaveCount(1);
+    await viewed.getByRole('button', { name: 'Open Board Client' }).click();
+    await expect(page).toHaveURL(/\/admin\/blog$/);
+    await expect(page.getByLabel('Managing')).toHaveValue(own.organization.id);
+  } finally {
+    await removeUser(person.email);
+  }
+});
+
+test('a member of one organization has no "All sites" section, and the board shows only that site', async ({ page }) => {
+  const person = await createUser('viewer');
+  try {
+    await submitSignIn(page, person.email);
+    await expect(page).toHaveURL(/\/admin\/blog/);
+    await expect(page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'Posts' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'All sites' })).toHaveCount(0);
+    await page.goto('/admin/sites');
+    await expect(page.getByTestId('sites-summary')).toHaveText(/^1 site; /);
+    await expect(page.getByTestId('site-row')).toHaveCount(1);
+    await expect(rowOf(page, own.organization.id)).toHaveCount(0);
+  } finally {
+    await removeUser(person.email);
+  }
+});
