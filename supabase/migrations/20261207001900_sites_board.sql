@@ -13,7 +13,7 @@
 -- Nothing else: no post content, no member list, no build hook (whoever knows a hook can start builds).
 -- Anon cannot call it; an authenticated caller gets only their own sites.
 
-create function public.sites_board() returns jsonb
+create function private.sites_board() returns jsonb
 language sql stable security definer set search_path = ''
 as $$
   select coalesce(jsonb_agg(site.row order by site.name, site.id), '[]'::jsonb)
@@ -54,6 +54,13 @@ as $$
     where m.user_id = (select private.current_active_user_id()) and m.is_active
   ) site
 $$;
+revoke execute on function private.sites_board() from public, anon;
+grant execute on function private.sites_board() to authenticated;
+
+-- What the API exposes runs with the caller's rights; the definer's rights stay in the private schema.
+create function public.sites_board() returns jsonb
+language sql stable security invoker set search_path = ''
+as $$ select private.sites_board() $$;
 revoke execute on function public.sites_board() from public, anon;
 grant execute on function public.sites_board() to authenticated;
 comment on function public.sites_board() is

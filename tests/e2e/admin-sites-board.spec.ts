@@ -1,8 +1,10 @@
 /**
  * The sites board (/admin/sites) in the browser: a person in several organizations finds it under "All sites",
  * sees one row per site in their role there with its state and figures, finds, filters and sorts them, and opens
- * one, which switches the back office to it. An organization of its own (no build hook, a post going out in two
- * days) keeps the figures asserted here out of reach of the other tests; Scale Pro's row is only looked for.
+ * one, which switches the back office to it; the calendar beside it shows the sites' posts going out, and an
+ * admin moves a queued post to another day while a viewer only looks. An organization of its own (no build
+ * hook, a post going out in two days, two queued) keeps what is asserted here out of reach of the other tests;
+ * Scale Pro's row is only looked for.
  */
 import { expect, test } from './fixtures';
 import { createUser, organizationOfItsOwn, removeUser, SCALE_PRO_ID, service } from './support/backend';
@@ -18,6 +20,18 @@ test.beforeAll(async () => {
     published_at: new Date(Date.now() + 2 * 86_400_000).toISOString(),
   });
   expect(error).toBeNull();
+  // A queue of one post a day, and two posts in it: the calendar's post to move.
+  const queue = await service.rpc('set_publishing_queue', {
+    p_organization_id: own.organization.id, p_time_zone: 'America/Chicago', p_posts_per_day: 1, p_weekdays: [1, 2, 3, 4, 5, 6, 7],
+    p_window_start: '09:00', p_window_end: '10:00', p_spread_minutes: 0,
+  });
+  expect(queue.error).toBeNull();
+  for (const title of ['Queued first', 'Queued second']) {
+    const queued = await service.from('blog_posts').insert({
+      organization_id: own.organization.id, title, slug: title.toLowerCase().replace(' ', '-'), content: '<p>Queued.</p>', status: 'scheduled', queued: true,
+    });
+    expect(queued.error).toBeNull();
+  }
 });
 test.afterAll(async () => {
   await own?.remove();
@@ -37,8 +51,8 @@ test('an admin of two organizations sees both sites with what to act on, finds a
   await expect(mine).toContainText('Admin');
   await expect(mine.getByText('No build hook', { exact: true })).toBeVisible();
   await expect(mine.getByTestId('site-problem')).toHaveText('No build hook: nothing reaches the site until an admin sets it under Settings, Hosting & builds.');
-  // Going out in 7 days, published this month, views, IndexNow failures; deploys against its team's budget.
-  await expect(mine.locator('td').nth(3)).toHaveText('1', { useInnerText: true });
+  // Going out in 7 days (one scheduled, two queued), published this month, views, IndexNow failures; deploys against its team's budget.
+  await expect(mine.locator('td').nth(3)).toHaveText('3', { useInnerText: true });
   await expect(mine.locator('td').nth(4)).toHaveText('0', { useInnerText: true });
   await expect(mine).toContainText(/0 \(0 credits\)/);
   await expect(rowOf(page, SCALE_PRO_ID)).toContainText('Scale Pro');
@@ -94,5 +108,53 @@ test('a member of one organization has no "All sites" section, and the board sho
     await expect(rowOf(page, own.organization.id)).toHaveCount(0);
   } finally {
     await removeUser(person.email);
+  }
+});
+
+test('the calendar shows the sites\' posts going out, an admin moves a queued post to another day, a viewer only looks', async ({ page }) => {
+  const slots = async () =>
+    ((await service.from('blog_posts').select('title, published_at').eq('organization_id', own.organization.id).eq('queued', true).order('published_at')).data ?? []) as { title: string; published_at: string }[];
+  const [first, second] = await slots();
+  expect([first!.title, second!.title]).toEqual(['Queued first', 'Queued second']);
+  const chicagoDay = (iso: string) => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
+  const browserDay = (iso: string) => new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
+
+  await signInAsAdmin(page, own.admin.email);
+  await page.goto('/admin/sites');
+  await page.getByRole('button', { name: 'Calendar' }).click();
+  await expect(page).toHaveURL(/view=calendar/);
+  await expect(page.getByRole('list', { name: 'Sites' })).toContainText('Board Client (America/Chicago)');
+  const entry = (title: string) => page.getByTestId('calendar-post').filter({ hasText: title });
+  await expect(entry('Going out soon')).toBeVisible();
+  await expect(page.locator(`[data-date="${browserDay(first!.published_at)}"]`).getByTestId('calendar-post').filter({ hasText: 'Queued first' })).toBeVisible();
+  await expect(entry('Queued first')).toContainText('Board Client · queued');
+
+  await page.getByRole('button', { name: 'Move Queued first' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Move "Queued first"' });
+  await dialog.getByLabel('Day, in America/Chicago').fill(chicagoDay(second!.published_at));
+  await dialog.getByRole('button', { name: 'Move', exact: true }).click();
+  await expect(page.getByRole('status', { name: 'Notifications' })).toContainText('Post moved');
+  await expect(page.locator(`[data-date="${browserDay(second!.published_at)}"]`).getByTestId('calendar-post').filter({ hasText: 'Queued first' })).toBeVisible();
+  // The queue moved along: the other post took the first slot.
+  expect((await slots()).map((slot) => [slot.title, slot.published_at])).toEqual([['Queued second', first!.published_at], ['Queued first', second!.published_at]]);
+
+  await page.getByRole('button', { name: 'Week' }).click();
+  await expect(page.getByTestId('calendar-title')).toHaveText(/^Week of /);
+  await expect(page.getByTestId('calendar-days').locator('> li')).toHaveCount(7);
+
+  const viewer = await createUser('editor');
+  try {
+    const { error } = await service.from('organization_memberships').insert({ user_id: viewer.id, organization_id: own.organization.id, role: 'viewer' });
+    expect(error).toBeNull();
+    await page.context().clearCookies();
+    await page.evaluate(() => localStorage.clear());
+    await submitSignIn(page, viewer.email);
+    await expect(page).toHaveURL(/\/admin\/blog/);
+    await page.goto('/admin/sites?view=calendar');
+    await expect(page.getByRole('list', { name: 'Sites' })).toContainText('Board Client (America/Chicago, view only)');
+    await expect(entry('Queued first')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Move Queued first' })).toHaveCount(0);
+  } finally {
+    await removeUser(viewer.email);
   }
 });

@@ -118,6 +118,7 @@ describe('public.sites_board', () => {
     expect(anon.error?.code).toBe('42501');
     expect(anon.data).toBeNull();
     const direct = await (await directTokenClient(agency.email)).rpc('sites_board');
-    expect(direct.data ?? []).toEqual([]);
+    expect(direct.error?.code).toBe('PT401');
+    expect(direct.data).toBeNull();
   });
 });

@@ -17,16 +17,46 @@ import { switchOrganization } from '../stores/organization';
 import BackOfficeShell from '../BackOfficeShell';
 import { useLiveReload } from '../use-live-reload';
 import { useLoad } from '../use-load';
+import { useUrlParam } from '../use-url-param';
+import SitesCalendar from './SitesCalendar';
 
 /**
  * /admin/sites: the sites board. Every site the person belongs to on one screen (one organization per client
  * site), with its state now, its last build, its posts going out in the next 7 days and published this month,
  * its views, IndexNow failures, deploys against its hosting team's budget, and the first problem to act on;
  * sorted (by a column's header, or on a phone, where the rows are cards, by a choice) and filtered by any of them. It reads again as often as the header's build status does, while the
- * page is visible. Open switches the back office to that organization and opens it.
+ * page is visible. Open switches the back office to that organization and opens it. Beside it, the calendar
+ * across the same sites (SitesCalendar.tsx).
  */
 export default function SitesBoardApp() {
-  return <BackOfficeShell title="All sites">{() => <SitesBoard />}</BackOfficeShell>;
+  return <BackOfficeShell title="All sites">{() => <AllSites />}</BackOfficeShell>;
+}
+
+/** The board, or (`?view=calendar`) the calendar across the same sites. */
+function AllSites() {
+  const [view, setView] = useUrlParam('view');
+  const calendar = view === 'calendar';
+  return (
+    <>
+      <div role="group" aria-label="View" className="mb-6 inline-flex rounded-md border border-border">
+        {[
+          { id: null, label: 'Board' },
+          { id: 'calendar', label: 'Calendar' },
+        ].map((each) => (
+          <button
+            key={each.label}
+            type="button"
+            aria-pressed={(each.id === 'calendar') === calendar}
+            onClick={() => setView(each.id)}
+            className="px-4 py-2 text-sm font-medium aria-pressed:bg-muted focus-visible:outline-2 focus-visible:outline-primary"
+          >
+            {each.label}
+          </button>
+        ))}
+      </div>
+      {calendar ? <SitesCalendar /> : <SitesBoard />}
+    </>
+  );
 }
 
 const STATE_BADGES: Record<BoardState, BadgeVariant> = {
