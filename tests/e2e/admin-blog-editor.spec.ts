@@ -48,6 +48,9 @@ async function signInAsEditor(page: Page) {
 
 async function openFromList(page: Page, title: string) {
   await page.getByLabel('Search posts').fill(title);
+  // The search has answered (the title is the test's own): a click before then can land on a card the
+  // answer replaces, and nothing opens (a fresh clone's run lost this test so).
+  await expect(page.getByTestId('post-card')).toHaveCount(1);
   await page.getByTestId('post-card').filter({ hasText: title }).getByRole('link', { name: /^Edit/ }).click();
   await expect(page.getByRole('heading', { name: 'Edit Post' })).toBeVisible();
 }
