@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-import { WORKER_BACKENDS } from './support/worker-env.ts';
+// The list, not worker-env.ts: that module starts a worker's backend when it is imported.
+import { SUITE_HASH_COST, WORKER_BACKENDS } from './support/worker-backends.ts';
 
 // Integration tests talk to real services (the local backend, functions over HTTP). Four files run at a time,
 // each worker on a backend of its own (support/worker-backends.ts), the files of one worker one after another
@@ -18,7 +19,7 @@ export default defineConfig({
     // A local rebuild runs a whole site build; tests that exercise rebuilds set their own window, hook and
     // REBUILD_AT_ONCE (off here: a lone delivery would otherwise start a local build).
     // The backends the suite starts hash passwords at bcrypt's least cost (supabase/local/auth/users.ts).
-    env: { REBUILD_QUIET_WINDOW_MS: '3600000', REBUILD_AT_ONCE: 'off', LOCAL_AUTH_HASH_COST: '4' },
+    env: { REBUILD_QUIET_WINDOW_MS: '3600000', REBUILD_AT_ONCE: 'off', LOCAL_AUTH_HASH_COST: SUITE_HASH_COST },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Under `npm test` also its summary (tests/vitest-reporter.ts), which tests/run.ts reads.

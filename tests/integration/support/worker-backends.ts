@@ -8,9 +8,30 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { STARTED_BY_SUITE, WORKER_BACKENDS } from './worker-env.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
+
+/**
+ * Every port the suite listens on is below 32768, out of Linux's range for outgoing connections' local ports
+ * (32768-60999): a server started on a port in that range fails now and then with "Address already in use",
+ * when one of the suite's thousands of outgoing connections holds that very port (a fresh run lost three
+ * files to it).
+ */
+export const WORKER_BACKENDS = [
+  { dataDir: '.data/test-worker-1', apiPort: 24331, dbPort: 24332 },
+  { dataDir: '.data/test-worker-2', apiPort: 24341, dbPort: 24342 },
+  { dataDir: '.data/test-worker-3', apiPort: 24351, dbPort: 24352 },
+  { dataDir: '.data/test-worker-4', apiPort: 24361, dbPort: 24362 },
+] as const;
+
+/** The file a worker leaves in its backend's data dir when it started that backend (the teardown below stops it). */
+export const STARTED_BY_SUITE = 'started-by-test-suite';
+
+/**
+ * The bcrypt cost of the passwords the suite's backends store: bcrypt's least (supabase/local/auth/users.ts).
+ * Their users sign up and sign in thousands of times. Set on the tests' environment too (vitest.config.ts).
+ */
+export const SUITE_HASH_COST = '4';
 
 export default function setup(): () => void {
   return () => {

@@ -10,22 +10,8 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runningAt } from '../../../supabase/local/instance.ts';
 import { LOCAL_SUPABASE } from '../../../src/lib/server/service-config.ts';
+import { STARTED_BY_SUITE, SUITE_HASH_COST, WORKER_BACKENDS } from './worker-backends.ts';
 
-/**
- * Every port the suite listens on is below 32768, out of Linux's range for outgoing connections' local ports
- * (32768-60999): a server started on a port in that range fails now and then with "Address already in use",
- * when one of the suite's thousands of outgoing connections holds that very port (a fresh run lost three
- * files to it).
- */
-export const WORKER_BACKENDS = [
-  { dataDir: '.data/test-worker-1', apiPort: 24331, dbPort: 24332 },
-  { dataDir: '.data/test-worker-2', apiPort: 24341, dbPort: 24342 },
-  { dataDir: '.data/test-worker-3', apiPort: 24351, dbPort: 24352 },
-  { dataDir: '.data/test-worker-4', apiPort: 24361, dbPort: 24362 },
-] as const;
-
-/** The file a worker leaves in its backend's data dir when it started that backend (worker-backends.ts stops it). */
-export const STARTED_BY_SUITE = 'started-by-test-suite';
 
 /** Vitest numbers its workers from 1 (VITEST_POOL_ID); a file run outside a pool is worker 1. */
 const worker = Number(process.env.VITEST_POOL_ID ?? 1);
@@ -55,7 +41,11 @@ Object.assign(process.env, {
 async function startBackend({ dataDir, apiPort, dbPort }: (typeof WORKER_BACKENDS)[number]): Promise<void> {
   const root = resolve(import.meta.dirname, '../../..');
   if (await runningAt(join(root, dataDir))) return;
-  const started = spawnSync(process.execPath, [join(root, 'supabase/local/cli.ts'), 'start', '--api-port', String(apiPort), '--db-port', String(dbPort), '--data-dir', join(root, dataDir)], { cwd: root, encoding: 'utf8' });
+  const started = spawnSync(process.execPath, [join(root, 'supabase/local/cli.ts'), 'start', '--api-port', String(apiPort), '--db-port', String(dbPort), '--data-dir', join(root, dataDir)], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, LOCAL_AUTH_HASH_COST: SUITE_HASH_COST },
+  });
   if (started.status !== 0) throw new Error(`The backend of integration worker ${worker} did not start:\n${started.stdout}${started.stderr}`);
   writeFileSync(join(root, dataDir, STARTED_BY_SUITE), String(process.pid));
 }
