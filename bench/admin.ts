@@ -16,15 +16,19 @@ const RUNS = Number(process.env.BENCH_ADMIN_RUNS ?? 5);
 const ADMIN = { email: 'admin@scale-pro.test', password: DEMO_PASSWORD };
 
 /** Signs in through the real /auth form, as tests/e2e/support/sign-in.ts does; returns the session to reuse. */
-async function signedInState(browser: Browser, baseURL: string): Promise<Awaited<ReturnType<BrowserContext['storageState']>>> {
+export async function signedInState(
+  browser: Browser,
+  baseURL: string,
+  person: { email: string; password: string } = ADMIN,
+): Promise<Awaited<ReturnType<BrowserContext['storageState']>>> {
   const context = await browser.newContext({ baseURL });
   try {
     const page = await context.newPage();
     await page.goto('/auth');
     // Every island but those that wait for a visitor's interaction (the header's theme toggle, the newsletter).
     await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]:not([client="interaction"])').length === 0);
-    await page.getByRole('main').getByLabel('Email').fill(ADMIN.email);
-    await page.getByRole('main').getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('main').getByLabel('Email').fill(person.email);
+    await page.getByRole('main').getByLabel('Password').fill(person.password);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL(/\/admin$/, { timeout: 30_000 });
     return await context.storageState();

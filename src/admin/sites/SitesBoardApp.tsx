@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { MemberRole } from '../../lib/back-office/memberships';
 import {
-  BOARD_STATE_LABELS, boardRow, type BoardFilter, type BoardRow, type BoardSort, type BoardState, filterBoard, loadSitesBoard, sortBoard,
+  BOARD_STATE_LABELS, boardPollMs, boardRow, type BoardFilter, type BoardRow, type BoardSort, type BoardState, filterBoard, loadSitesBoard, sortBoard,
 } from '../../lib/back-office/sites-board';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { Badge, type BadgeVariant } from '../components/ui/Badge';
@@ -18,14 +18,15 @@ import BackOfficeShell from '../BackOfficeShell';
 import { useLiveReload } from '../use-live-reload';
 import { useLoad } from '../use-load';
 import { useUrlParam } from '../use-url-param';
+import { takeFirstRead } from './first-read';
 import SitesCalendar from './SitesCalendar';
 
 /**
  * /admin/sites: the sites board. Every site the person belongs to on one screen (one organization per client
  * site), with its state now, its last build, its posts going out in the next 7 days and published this month,
  * its views, IndexNow failures, deploys against its hosting team's budget, and the first problem to act on;
- * sorted (by a column's header, or on a phone, where the rows are cards, by a choice) and filtered by any of them. It reads again as often as the header's build status does, while the
- * page is visible. Open switches the back office to that organization and opens it. Beside it, the calendar
+ * sorted (by a column's header, or on a phone, where the rows are cards, by a choice) and filtered by any of them. It reads again while
+ * the page is visible: as often as the header's build status for a few sites, less often for many (boardPollMs). Open switches the back office to that organization and opens it. Beside it, the calendar
  * across the same sites (SitesCalendar.tsx).
  */
 export default function SitesBoardApp() {
@@ -89,11 +90,13 @@ const COLUMNS: { sort: BoardSort; label: string; numeric?: boolean }[] = [
   { sort: 'problem', label: 'First problem' },
 ];
 
-const number = (value: number) => value.toLocaleString('en-US');
+/** One formatter for the board's thousands of figures (a `toLocaleString` call makes one each time). */
+const NUMBER = new Intl.NumberFormat('en-US');
+const number = (value: number) => NUMBER.format(value);
 
 function SitesBoard() {
-  const board = useLoad(() => loadSitesBoard(supabaseBrowser()), []);
-  useLiveReload(board.reload, undefined, DEPLOY_STATUS_POLL_MS);
+  const board = useLoad(async () => (await takeFirstRead()) ?? loadSitesBoard(supabaseBrowser()), []);
+  useLiveReload(board.reload, undefined, boardPollMs(board.value?.length ?? 0, DEPLOY_STATUS_POLL_MS));
   const [sort, setSort] = useState<{ by: BoardSort; descending: boolean }>({ by: 'problem', descending: false });
   const [filter, setFilter] = useState<BoardFilter>({ text: '', state: 'all', problemsOnly: false, role: 'all' });
   const rows = useMemo(() => (board.value ?? []).map((site) => boardRow(site)), [board.value]);
