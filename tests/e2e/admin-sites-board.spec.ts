@@ -158,3 +158,48 @@ test('the calendar shows the sites\' posts going out, an admin moves a queued po
     await removeUser(viewer.email);
   }
 });
+
+test("an admin makes a client calendar link; signed out, it shows the site's upcoming posts and nothing else; revoked, it shows nothing", async ({ page, browser, baseURL }) => {
+  await signInAsAdmin(page, own.admin.email);
+  await page.goto('/admin/sites');
+  await rowOf(page, own.organization.id).getByRole('button', { name: 'Open Board Client' }).click();
+  await expect(page.getByLabel('Managing')).toHaveValue(own.organization.id);
+  await page.goto('/admin?tab=settings');
+  const card = page.getByRole('region', { name: 'Client calendar links' });
+  await expect(card).toContainText('what goes out on Board Client');
+  await card.getByRole('button', { name: 'Make Link' }).click();
+  await expect(card.getByText('Say who the link is for (a client\'s name, for instance).')).toBeVisible();
+  await card.getByLabel('Who the link is for').fill('Board Client owners');
+  await card.getByLabel('Works for').selectOption('7');
+  await card.getByRole('button', { name: 'Make Link' }).click();
+  const shown = card.getByTestId('new-client-link');
+  await expect(shown).toHaveText(/\/client-calendar#[A-Za-z0-9_-]{43}$/);
+  const link = (await shown.textContent())!;
+  await expect(card.getByTestId('client-link-row').filter({ hasText: 'Board Client owners' })).toContainText('Active');
+
+  // Signed out, in a browser of its own.
+  const client = await (await browser.newContext({ baseURL })).newPage();
+  await client.goto(link);
+  await expect(client.getByRole('heading', { name: 'Upcoming posts on Board Client' })).toBeVisible();
+  await expect(client.getByText(/made for Board Client owners, works until/)).toBeVisible();
+  const posts = client.getByTestId('client-calendar-post');
+  await expect(posts.filter({ hasText: 'Going out soon' })).toContainText('Scheduled');
+  await expect(posts.filter({ hasText: 'Queued first' })).toContainText('Queued');
+  await expect(posts).toHaveCount(3);
+  await expect(client.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
+
+  await page.reload();
+  const row = card.getByTestId('client-link-row').filter({ hasText: 'Board Client owners' });
+  await expect(row).toContainText('(1 visit)');
+  await row.getByRole('button', { name: 'Revoke the link for Board Client owners' }).click();
+  await page.getByRole('dialog', { name: 'Revoke client calendar link?' }).getByRole('button', { name: 'Revoke' }).click();
+  await expect(row).toContainText('Revoked');
+
+  await client.reload();
+  await expect(client.getByRole('alert')).toContainText('This calendar link is not valid: it may have expired or been turned off.');
+  await expect(client.getByTestId('client-calendar-post')).toHaveCount(0);
+  // A link cut short says so.
+  await client.goto('/client-calendar');
+  await expect(client.getByRole('alert')).toContainText('This link is incomplete');
+  await client.context().close();
+});

@@ -35,7 +35,7 @@ describe('who counts as the service role', () => {
 });
 
 describe('functions of the private schema', () => {
-  it('none is executable by PUBLIC, and anon may run only the two its policies and requests need', async () => {
+  it('none is executable by PUBLIC, and anon may run only what its policies and requests need, and a client calendar link\'s read', async () => {
     await withDatabase(async (db) => {
       const { rows: publicOnes } = await db.query(`
         select p.oid::regprocedure::text as name from pg_catalog.pg_proc p
@@ -45,7 +45,8 @@ describe('functions of the private schema', () => {
       const { rows: anonOnes } = await db.query(`
         select p.proname from pg_catalog.pg_proc p
         where p.pronamespace = 'private'::regnamespace and has_function_privilege('anon', p.oid, 'EXECUTE') order by 1`);
-      expect(anonOnes.map((row) => row.proname)).toEqual(['check_request', 'is_published_featured_media']);
+      // client_calendar: a link's read, by whoever holds its token (tests/integration/client-calendar-links.test.ts).
+      expect(anonOnes.map((row) => row.proname)).toEqual(['check_request', 'client_calendar', 'is_published_featured_media']);
     });
   });
 

@@ -20,6 +20,7 @@ import { ConfirmDialog } from '../components/ui/ConfirmDialog';
 import { useLeaveGuard } from '../use-leave-guard';
 import { toast } from '../../stores/toast';
 import type { AdminTabProps } from './index';
+import { ClientCalendarLinksCard } from './settings/ClientCalendarLinksCard';
 import { HostingCard } from './settings/HostingCard';
 import { SearchEnginesCard } from './settings/SearchEnginesCard';
 
@@ -67,7 +68,7 @@ const CARDS: { title: string; description: string; fields: FieldSpec[] }[] = [
 /**
  * Settings: the organization's details, blog, contact and social settings, saved together; below the form, the
  * search engine notifications (IndexNow), switched and logged on their own, then the site's hosting and builds (its
- * Netlify team's credits), saved on their own. Saving the form records the site's rebuild in the same transaction (a database trigger); the
+ * Netlify team's credits), saved on their own, and the links that show a client the site's upcoming posts. Saving the form records the site's rebuild in the same transaction (a database trigger); the
  * header's site status shows when the public site has the new settings. Unsaved edits are not dropped without
  * asking: another tab, a link or closing the page asks first, as the post editor does.
  */
@@ -163,6 +164,7 @@ export default function SettingsTab({ organization }: AdminTabProps) {
       </form>
       <SearchEnginesCard organizationId={organization.id} />
       <HostingCard organizationId={organization.id} />
+      <ClientCalendarLinksCard organization={organization} />
       <ConfirmDialog
         open={guard.leavingTo !== null}
         title="Unsaved changes"

@@ -41,7 +41,7 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
  * Who wrote an entry: a member, the writing tool, the scheduler, the seed, the operator's command, or nobody
  * known (a deleted account).
  */
-export type ActorKind = 'user' | 'writing_tool' | 'scheduler' | 'seed' | 'operator' | 'unknown';
+export type ActorKind = 'user' | 'writing_tool' | 'scheduler' | 'seed' | 'operator' | 'client_link' | 'unknown';
 
 /** The app's own writers: their name in lists and exports, and as the subject of a sentence. */
 const APP_ACTORS = {
@@ -49,6 +49,7 @@ const APP_ACTORS = {
   scheduler: { name: 'Scheduler', subject: 'The scheduler' },
   seed: { name: 'Demo data (seed)', subject: 'The demo data (seed)' },
   operator: { name: 'Operator (site:add)', subject: 'The operator (site:add)' },
+  client_link: { name: 'A client (calendar link)', subject: 'A client' },
 } as const satisfies Record<string, { name: string; subject: string }>;
 
 /** The actor of an entry as the screens and exports name it. */
@@ -62,8 +63,8 @@ export interface Actor {
 
 /**
  * Which of the app's writers wrote an entry that has no user: details.via says so for the writing tool's
- * deliveries ('webhook'), the scheduler ('schedule'), the seed ('seed') and the operator's command
- * ('operator'); details.by_server alone marks a category a writing-tool delivery created before deliveries
+ * deliveries ('webhook'), the scheduler ('schedule'), the seed ('seed'), the operator's command
+ * ('operator') and a client opening their calendar link ('client_link'); details.by_server alone marks a category a writing-tool delivery created before deliveries
  * carried `via` (every later server write carries `via` or its member, as the WordPress API's terms carry the
  * application password's; any other server change without a mark names nobody). Null for an entry with a user
  * or without either mark.
@@ -74,6 +75,7 @@ export function appActor(entry: Pick<ActivityEntry, 'user_id' | 'details'> & Par
   if (via === 'webhook') return 'writing_tool';
   if (via === 'schedule') return 'scheduler';
   if (via === 'seed' || via === 'operator') return via;
+  if (via === 'client_link') return 'client_link';
   return entry.details?.by_server === true && (entry.action ?? 'category_created') === 'category_created' ? 'writing_tool' : null;
 }
 
@@ -212,6 +214,9 @@ const SENTENCES: Record<string, (s: Sentence, action: string) => string> = {
   },
   application_password_created: (s) => `${s.actor} made the application password ${s.quoted('name', 'for a publishing tool')}`,
   application_password_revoked: (s) => `${s.actor} revoked ${s.targetPossessive} application password ${s.quoted('name', 'for a publishing tool')}`,
+  client_calendar_link_created: (s) => `${s.actor} made a client calendar link for ${s.quoted('label', 'a client')}`,
+  client_calendar_link_revoked: (s) => `${s.actor} revoked the client calendar link for ${s.quoted('label', 'a client')}`,
+  client_calendar_link_opened: (s) => `${s.actor} opened the calendar link for ${s.quoted('label', 'a client')}`,
 
   post_created: (s) => `${s.actor} created ${s.post}`,
   post_updated: (s) => `${s.actor} updated ${s.post}${s.changedFields}`,

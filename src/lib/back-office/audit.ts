@@ -136,7 +136,7 @@ export type ActionKind = 'create' | 'update' | 'delete' | 'security' | 'other';
 
 /** The words of an action code that tell its kind; the first kind whose word the code has wins. */
 const KIND_WORDS: ReadonlyArray<[ActionKind, ReadonlySet<string>]> = [
-  ['security', new Set(['login', 'logout', 'password', 'session', 'access', 'role'])],
+  ['security', new Set(['login', 'logout', 'password', 'session', 'access', 'role', 'opened'])],
   ['delete', new Set(['delete', 'deleted', 'deactivated', 'revoked', 'removed', 'trashed'])],
   ['create', new Set(['created', 'invited', 'accepted', 'uploaded', 'activated', 'published', 'restored'])],
   ['update', new Set(['updated', 'modified', 'changed', 'renamed', 'merged', 'scheduled', 'cancelled', 'reordered', 'resent', 'unpublished', 'approved', 'untrashed'])],
@@ -144,7 +144,7 @@ const KIND_WORDS: ReadonlyArray<[ActionKind, ReadonlySet<string>]> = [
 
 /**
  * The kind of an action from the words of its code (`post_unpublished` is an update, not a publication):
- * sign-ins, passwords, sessions and roles are security; deletions, deactivations and revocations delete;
+ * sign-ins, passwords, sessions, roles and a client's link opened are security; deletions, deactivations and revocations delete;
  * creations, invitations, uploads, activations and publications create; the rest of the changes update.
  */
 export function actionKind(action: string): ActionKind {

@@ -1,7 +1,7 @@
 /**
  * Which built pages the sitemap lists: only pages search engines may index. Not the pages marked noindex
  * (legal pages, sign-in, the back office, the writing-tool guide, search, the newsletter's answer pages,
- * not-found and moved pages), nor tag
+ * a client's calendar, not-found and moved pages), nor tag
  * pages (thin lists that repeat the category pages). A build test holds every built page's robots meta
  * against this list; robots.txt (src/pages/robots.txt.ts) names the sitemap and keeps crawlers out of
  * /admin and /auth. Blog pages carry their true `lastmod` (sitemapLastmods); the sitemap files are split at
@@ -12,7 +12,7 @@ import { blogListPath, categoryPath, postPath } from '../blog-urls.ts';
 import { PAGE_SIZE, pageSlice } from './pagination.ts';
 
 /** Paths (no trailing slash) and path prefixes left out of the sitemap. */
-const EXCLUDED_PATHS = new Set(['/privacy', '/terms', '/404', '/service-not-found', '/post-not-found', '/blog/search', '/auth', '/admin']);
+const EXCLUDED_PATHS = new Set(['/privacy', '/terms', '/404', '/service-not-found', '/post-not-found', '/blog/search', '/auth', '/admin', '/client-calendar']);
 const EXCLUDED_PREFIXES = ['/blog/tag/', '/admin/', '/docs/', '/newsletter/'];
 
 /** Does the page at `url` belong in the sitemap? `movedPaths` are the old addresses of moved posts. */

@@ -25,6 +25,9 @@ describe('activitySentence', () => {
     ['session_terminated', { resource_type: 'session', resource_id: 's1', details: { user_id: JORDAN } }, "Alex Morgan ended Jordan Lee's session"],
     ['application_password_created', { resource_type: 'application_password', resource_id: 'a1', details: { name: 'ZimmWriter' } }, 'Alex Morgan made the application password "ZimmWriter"'],
     ['application_password_revoked', { resource_type: 'application_password', resource_id: 'a1', details: { name: 'ZimmWriter', user_id: JORDAN } }, 'Alex Morgan revoked Jordan Lee\'s application password "ZimmWriter"'],
+    ['client_calendar_link_created', { resource_type: 'client_calendar_link', resource_id: 'l1', details: { label: 'Acme team', expires_at: '2026-12-29T00:00:00Z' } }, 'Alex Morgan made a client calendar link for "Acme team"'],
+    ['client_calendar_link_revoked', { resource_type: 'client_calendar_link', resource_id: 'l1', details: { label: 'Acme team' } }, 'Alex Morgan revoked the client calendar link for "Acme team"'],
+    ['client_calendar_link_opened', { user_id: null, profiles: null, resource_type: 'client_calendar_link', resource_id: 'l1', details: { label: 'Acme team', via: 'client_link' } }, 'A client opened the calendar link for "Acme team"'],
     ['post_created', post, 'Alex Morgan created the post "Hello World"'],
     ['post_updated', { ...post, details: { ...post.details, fields: ['title', 'meta_description'] } }, 'Alex Morgan updated the post "Hello World" (title, meta description)'],
     ['post_published', post, 'Alex Morgan published the post "Hello World"'],
@@ -109,6 +112,13 @@ describe('activitySentence', () => {
     const operated = entry('publishing_queue_changed', { user_id: null, profiles: null, details: { via: 'operator', to: { posts_per_day: 3 } } });
     expect(activitySentence(operated, people)).toBe('The operator (site:add) set the publishing queue to 3 posts a day');
     expect(entryActor(operated)).toEqual({ kind: 'operator', name: 'Operator (site:add)', email: null });
+  });
+
+  it('names a client who opened their calendar link, never "Someone"', () => {
+    const opened = entry('client_calendar_link_opened', { user_id: null, profiles: null, details: { label: 'Acme team', via: 'client_link' } });
+    expect(entryActor(opened)).toEqual({ kind: 'client_link', name: 'A client (calendar link)', email: null });
+    // The mark names nobody on an entry that has a member.
+    expect(entryActor(entry('client_calendar_link_created', { details: { label: 'Acme team', via: 'client_link' } }), people).kind).toBe('user');
   });
 
   it('reads an unknown action from its code', () => {
