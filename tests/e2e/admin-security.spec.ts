@@ -61,7 +61,7 @@ test("the writing tool's entries show in the Security list and the CSV, named as
   try {
     await signInAsAdmin(page);
     await page.goto('/admin?tab=security');
-    const entry = page.getByTestId('audit-activity').filter({ hasText: `ZimmWriter (writing tool) created the post "${title}"` });
+    const entry = page.getByTestId('audit-activity').filter({ hasText: `ZimmWriter (writing tool) created and published the post "${title}"` });
     await expect(entry).toBeVisible();
     await expect(entry.getByTestId('audit-action')).toHaveText('post_created');
     await expect(entry.getByTestId('audit-action')).toHaveAttribute('data-variant', 'success');

@@ -65,7 +65,7 @@ describe('a delivery of the writing tool', () => {
     const { activities, people } = await listActivitySentences(admin, SCALE_PRO.id, 100);
     const created = find(activities, 'post_created', postId);
     expect(created).toMatchObject({ user_id: null, profiles: null, resource_type: 'blog_post', details: { via: 'webhook' } });
-    expect(activitySentence(created!, people)).toBe(`ZimmWriter (writing tool) created the post "Audit log delivery ${run}"`);
+    expect(activitySentence(created!, people)).toBe(`ZimmWriter (writing tool) created and published the post "Audit log delivery ${run}"`);
     // The category the delivery created records the webhook too (migration 20261126000100).
     const category = find(activities, 'category_created', categoryId);
     expect(category).toMatchObject({ user_id: null, details: { name: categoryName, by_server: true, via: 'webhook' } });
@@ -74,7 +74,7 @@ describe('a delivery of the writing tool', () => {
 
   it('is among the Overview\'s recent activity', async () => {
     const { activities, people } = await listActivitySentences(admin, SCALE_PRO.id, RECENT_ACTIVITY);
-    expect(activities.map((a) => activitySentence(a, people))).toContain(`ZimmWriter (writing tool) created the post "Audit log delivery ${run}"`);
+    expect(activities.map((a) => activitySentence(a, people))).toContain(`ZimmWriter (writing tool) created and published the post "Audit log delivery ${run}"`);
   });
 
   it('is in the CSV export with the writing tool in the user columns, and in the JSON export with its actor', async () => {
@@ -82,7 +82,7 @@ describe('a delivery of the writing tool', () => {
     const lines = auditCsvExport(activities, [], people).content.split('\r\n');
     const row = lines.find((line) => line.includes(`"post_created","blog_post","${postId}"`));
     expect(row).toMatch(/^"activity","[^"]+","ZimmWriter \(writing tool\)","post_created",/);
-    expect(row).toContain(`"ZimmWriter (writing tool) created the post ""Audit log delivery ${run}""","writing_tool",`);
+    expect(row).toContain(`"ZimmWriter (writing tool) created and published the post ""Audit log delivery ${run}""","writing_tool",`);
     const json = JSON.parse(auditJsonExport(activities, [], seed.users.admin.email, people).content) as { activities: Array<{ id: string; actor: unknown }> };
     expect(json.activities.find((a) => a.id === find(activities, 'post_created', postId)!.id)?.actor).toEqual({ kind: 'writing_tool', name: 'ZimmWriter (writing tool)', email: null });
   });

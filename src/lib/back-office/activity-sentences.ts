@@ -218,7 +218,13 @@ const SENTENCES: Record<string, (s: Sentence, action: string) => string> = {
   client_calendar_link_revoked: (s) => `${s.actor} revoked the client calendar link for ${s.quoted('label', 'a client')}`,
   client_calendar_link_opened: (s) => `${s.actor} opened the calendar link for ${s.quoted('label', 'a client')}`,
 
-  post_created: (s) => `${s.actor} created ${s.post}`,
+  // A post created published or scheduled (the editor's Publish, a tool's arrival) says so: one entry, both words.
+  post_created: (s) =>
+    s.details.status === 'published'
+      ? `${s.actor} created and published ${s.post}`
+      : s.details.status === 'scheduled'
+        ? `${s.actor} created and scheduled ${s.post}${s.publicationTime}`
+        : `${s.actor} created ${s.post}`,
   post_updated: (s) => `${s.actor} updated ${s.post}${s.changedFields}`,
   post_published: (s) => `${s.actor} published ${s.post}`,
   post_unpublished: (s) => `${s.actor} unpublished ${s.post}`,

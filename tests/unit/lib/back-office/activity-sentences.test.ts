@@ -114,6 +114,13 @@ describe('activitySentence', () => {
     expect(entryActor(operated)).toEqual({ kind: 'operator', name: 'Operator (site:add)', email: null });
   });
 
+  it('says a post created published or scheduled was published or scheduled, so that the log and its search show it', () => {
+    const created = (status: string, extra: Record<string, unknown> = {}) => entry('post_created', { ...post, details: { ...post.details, status, ...extra } });
+    expect(activitySentence(created('published'), people)).toBe('Alex Morgan created and published the post "Hello World"');
+    expect(activitySentence(created('scheduled', { published_at: '2026-12-01T14:00:00Z' }), people)).toBe('Alex Morgan created and scheduled the post "Hello World" for Dec 1, 2026, 2:00 PM UTC');
+    expect(activitySentence(created('draft'), people)).toBe('Alex Morgan created the post "Hello World"');
+  });
+
   it('names a client who opened their calendar link, never "Someone"', () => {
     const opened = entry('client_calendar_link_opened', { user_id: null, profiles: null, details: { label: 'Acme team', via: 'client_link' } });
     expect(entryActor(opened)).toEqual({ kind: 'client_link', name: 'A client (calendar link)', email: null });
