@@ -68,7 +68,7 @@ describe('a delivery with a valid token', () => {
     expect(response.status).toBe(201);
     postId = response.json?.post_id as string;
     expect(response.json).toEqual({
-      post_id: postId, status: 'published', url: `https://scalepromarketing.com/blog/${slug}`,
+      post_id: postId, status: 'published', url: `http://localhost:8888/blog/${slug}`,
       // "local seo" means the organization's "Local SEO": mapped there, not created.
       category: { name: 'Local SEO', sent: 'local seo', mapped: true, created: false, needs_review: false },
     });
@@ -142,11 +142,12 @@ describe('a delivery with a valid token', () => {
     expect(delivery.note).toBe('image_base64 not stored: it is not an image (JPEG, PNG, WebP, AVIF or GIF)');
   });
 
-  it('follows the organization publish mode: draft for review, no rebuild, relative URL without a domain', async () => {
+  it("follows the organization publish mode: draft for review, no rebuild, the site's address as the WordPress API gives it", async () => {
     const slug = testSlug('draft');
     const response = await deliver(evergreenToken, zimmwriterPayload(slug, { category: 'Lead Generation' }));
     expect(response.status).toBe(201);
-    expect(response.json).toMatchObject({ status: 'draft', url: `/blog/${slug}` });
+    // The local site's address (siteAddress), as /wp-json/ answers it, whether or not the organization has a domain.
+    expect(response.json).toMatchObject({ status: 'draft', url: `http://localhost:8888/blog/${slug}` });
     const post = must(await db.from('blog_posts').select('status, published_at, category_id').eq('id', response.json?.post_id as string).single(), 'post');
     expect(post).toEqual({ status: 'draft', published_at: null, category_id: '30000000-0000-4000-8000-200000000002' });
     expect(await countRows('site_rebuild_requests', { organization_id: EVERGREEN.id, reason: `Post published: ${slug}` })).toBe(0);

@@ -69,7 +69,7 @@ describe('a delivery that repeats an article', () => {
     const repeat = slug(`repeat-${slugs.length}`);
     const { status, json } = await deliver({ ...body(), slug: repeat });
     expect(status).toBe(200);
-    expect(json).toMatchObject({ status: 'draft', duplicate_of: { post_id: original.id, title: original.title, url: `https://scalepromarketing.com/blog/${original.slug}` } });
+    expect(json).toMatchObject({ status: 'draft', duplicate_of: { post_id: original.id, title: original.title, url: `http://localhost:8888/blog/${original.slug}` } });
     expect((json.duplicate_of as { reason: string }).reason).toMatch(reason);
     expect(json.message).toMatch(new RegExp(`^Possible duplicate of “${original.title}”`));
 
@@ -100,7 +100,7 @@ describe('a delivery that repeats an article', () => {
     const again = await deliver({ title: original.title, html: original.html, slug: original.slug, excerpt: 'Revised.' });
     expect(again.status).toBe(200);
     expect(again.json).toEqual({
-      post_id: original.id, status: 'published', url: `https://scalepromarketing.com/blog/${original.slug}`,
+      post_id: original.id, status: 'published', url: `http://localhost:8888/blog/${original.slug}`,
       // No category sent: the organization's default one.
       category: { name: 'Uncategorized', sent: null, mapped: false, created: false, needs_review: false },
     });

@@ -12,9 +12,11 @@
 import { createHash } from 'node:crypto';
 import { TZDate } from '@date-fns/tz';
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { postPath } from '../blog-urls.ts';
 import { postSlug } from '../slug.ts';
 import type { WebhookPayload } from '../../schemas/webhook.ts';
 import { InternalError } from './http.ts';
+import { organizationSiteAddress } from './site-address.ts';
 import type { FetchPolicy } from '../public-fetch.ts';
 import {
   arrivalFields,
@@ -104,8 +106,9 @@ export async function receiveDelivery(
   const post = deliveryPost(payload);
   let fields: PostFields;
   let image: FeaturedImage = { image: 'none' };
+  let organizationId: string | null;
   try {
-    const organizationId = source.organizationId ?? ('token' in source ? await webhookOrganizationId(client, source.token) : null);
+    organizationId = source.organizationId ?? ('token' in source ? await webhookOrganizationId(client, source.token) : null);
     if (organizationId) image = await featuredImage(client, organizationId, payload, post.slug, imagePolicy);
     // A delivery without an image keeps the post's.
     fields = await arrivalFields(client, organizationId, { ...post, featuredMediaId: image.mediaId ?? undefined });
@@ -118,14 +121,16 @@ export async function receiveDelivery(
   const record = { webhookName: payload.webhook_name, note: image.note, image: image.image, idempotencyKey: deliveryKey(payload) };
   const stored = await storeArrival(client, source, { fields }, record, env);
   if (!stored) return null;
-  const { organization: org, post: saved } = stored;
+  const { post: saved } = stored;
+  // The site's address as every link to it is made (the WordPress API's too): a stored post has its organization.
+  const address = await organizationSiteAddress(client, organizationId!, env);
   return {
     ...(stored.replayed ? { replayed: true as const } : {}),
     post_id: saved.id,
     status: saved.status,
-    url: postUrl(org, saved.slug),
+    url: postUrl(address, saved.slug),
     created: saved.created,
-    ...(saved.duplicate_of ? { duplicate_of: duplicateOf(org, saved.duplicate_of) } : {}),
+    ...(saved.duplicate_of ? { duplicate_of: duplicateOf(address, saved.duplicate_of) } : {}),
     category: deliveredCategory(payload.category ?? null, saved.category),
     ...(saved.status === 'scheduled' ? { scheduled_for: await scheduledFor(client, saved.id) } : {}),
   };
@@ -165,8 +170,8 @@ function deliveredCategory(sent: string | null, { name, created, needs_review }:
   return { name, sent, mapped: sent !== null && !created && name !== sent, created, needs_review };
 }
 
-function duplicateOf(org: { domain: string | null }, found: FoundDuplicate): DuplicateOf {
-  return { post_id: found.id, title: found.title, url: postUrl(org, found.slug), reason: found.reason };
+function duplicateOf(address: string, found: FoundDuplicate): DuplicateOf {
+  return { post_id: found.id, title: found.title, url: postUrl(address, found.slug), reason: found.reason };
 }
 
 /** A delivery's featured image: the media it was stored as, the delivery log's note, the outcome. */
@@ -227,6 +232,7 @@ export async function previewDelivery(client: SupabaseClient, organizationId: st
   if (error) throw new InternalError(`preview_webhook_delivery failed: ${error.message}`);
   const preview = data as Previewed;
   if (!preview.found) return null;
+  const address = await organizationSiteAddress(client, organizationId);
   const existing = preview.post;
   return {
     action: preview.action,
@@ -234,11 +240,11 @@ export async function previewDelivery(client: SupabaseClient, organizationId: st
     slug,
     status: preview.status,
     path: `/blog/${slug}`,
-    url: postUrl(preview.organization, slug),
+    url: postUrl(address, slug),
     category: deliveredCategory(payload.category ?? null, preview.category),
     queued: preview.queued,
     ...(preview.slot ? { slot: preview.slot } : {}),
-    ...(preview.duplicate_of ? { duplicate_of: duplicateOf(preview.organization, preview.duplicate_of) } : {}),
+    ...(preview.duplicate_of ? { duplicate_of: duplicateOf(address, preview.duplicate_of) } : {}),
     ...(existing ? { post_id: existing.id } : {}),
   };
 }
@@ -282,7 +288,7 @@ type Previewed =
       category: StoredCategory;
     };
 
-/** Where a post is read: on the organization's domain when it has one, else the site-relative path. */
-function postUrl(org: { domain: string | null }, slug: string): string {
-  return org.domain ? `https://${org.domain}/blog/${slug}` : `/blog/${slug}`;
+/** Where a post is read: its page at the site's address (siteAddress, the one rule for links to a site). */
+function postUrl(address: string, slug: string): string {
+  return `${address}${postPath(slug)}`;
 }
