@@ -50,17 +50,28 @@ export interface PostCardData {
   categorySlug: string | null;
   /** ISO date. */
   date: string;
+  /** The organization's time zone, which the date is shown in. */
+  timeZone: string;
   readTime: number;
   authorName: string;
   tags: string[];
 }
 
-/** One formatter for every date: `toLocaleDateString` makes a new one per call (at 10,000 posts, a tenth of the build). */
-const POST_DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+/** One formatter per time zone: `toLocaleDateString` makes a new one per call (at 10,000 posts, a tenth of the build). */
+const POST_DATES = new Map<string, Intl.DateTimeFormat>();
 
-/** A date as the blog shows it ("October 28, 2026"), in UTC so the build and the browser agree. */
-export function formatPostDate(iso: string): string {
-  return POST_DATE.format(new Date(iso));
+/**
+ * A date as the blog shows it ("October 28, 2026"), in the organization's time zone (a post published at 11:12 PM
+ * in New York is dated that day, not the next), so the build, the search results and the editor's preview agree
+ * whatever zone the reader's browser is in.
+ */
+export function formatPostDate(iso: string, timeZone: string): string {
+  let format = POST_DATES.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone });
+    POST_DATES.set(timeZone, format);
+  }
+  return format.format(new Date(iso));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { z } from './zod.ts';
 import { OrganizationSchema } from './organization.ts';
+import { DEFAULT_TIME_ZONE } from './publishing-queue.ts';
 
 /**
  * The blog rows the public site reads with the anon key, as PostgREST returns them (snake_case, nulls
@@ -87,5 +88,7 @@ export const BlogRowsSchema = z.object({
   redirects: z.array(RedirectRowSchema),
   /** Absent from snapshots written before categories could be renamed: none then. */
   category_redirects: z.array(CategoryRedirectRowSchema).default([]),
+  /** The organization's time zone, which dates are shown in; absent from older snapshots: the queue's default. */
+  time_zone: z.string().min(1).default(DEFAULT_TIME_ZONE),
 });
 export type BlogRows = z.infer<typeof BlogRowsSchema>;

@@ -1,5 +1,8 @@
 import { z } from './zod.ts';
 
+/** An organization's time zone until an admin chooses another (the column's default, publishing_queues.time_zone). */
+export const DEFAULT_TIME_ZONE = 'America/New_York';
+
 /** `HH:MM` or `HH:MM:SS` (Postgres answers the latter), read as minutes after midnight. */
 const TimeOfDaySchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, 'Enter a time as HH:MM');
 const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));

@@ -23,22 +23,26 @@ const idList = (max: number, what = 'term ids') =>
     .pipe(z.array(z.number()).max(max, `must list at most ${max} ids`));
 
 /**
- * A date as WordPress sends one: `2026-12-01T09:30:00` (the site's time zone, which the API declares as UTC),
- * or with `Z` or an offset. Answers the instant in ISO form.
+ * A date as WordPress sends one: `2026-12-01T09:30:00` (a wall time: in the site's time zone for `date`, `after`
+ * and `before`, in UTC for the `_gmt` fields), or with `Z` or an offset (that instant). Answers the instant in ISO
+ * form (`…Z`) when the text names its zone, else the wall time as `2026-12-01T09:30:00`, which the API reads in
+ * the zone the field means (wpInstant in src/lib/server/wordpress-rest.ts).
  */
 const WpDateSchema = z
   .string()
   .trim()
   .regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/, 'must be a date like 2026-12-01T09:30:00')
   .transform((text, context) => {
-    const zoned = /(Z|[+-]\d{2}:?\d{2})$/.test(text) ? text : `${text}Z`;
-    const at = new Date(zoned.replace(' ', 'T'));
-    // Year 0 (1 BC in ISO's count) is a date JavaScript writes and Postgres refuses.
-    if (Number.isNaN(at.getTime()) || at.getUTCFullYear() < 1) {
+    const zoned = /(Z|[+-]\d{2}:?\d{2})$/.test(text);
+    const at = new Date((zoned ? text : `${text}Z`).replace(' ', 'T'));
+    // Year 0 (1 BC in ISO's count) is a date JavaScript writes and Postgres refuses; a wall time that does not
+    // exist (February 30) would roll over into another day.
+    const wall = text.replace(' ', 'T').slice(0, 19).padEnd(19, ':00');
+    if (Number.isNaN(at.getTime()) || at.getUTCFullYear() < 1 || (!zoned && at.toISOString().slice(0, 19) !== wall)) {
       context.addIssue({ code: 'custom', message: 'must be a real date' });
       return z.NEVER;
     }
-    return at.toISOString();
+    return zoned ? at.toISOString() : wall;
   });
 
 /**

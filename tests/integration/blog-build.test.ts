@@ -199,11 +199,29 @@ describe('the evergreen blog, built with and without the database', () => {
   /** Nothing listens on port 9 (discard): the database is unreachable. */
   const offline = { ...evergreen, PUBLIC_SUPABASE_URL: 'http://127.0.0.1:9' };
 
+  // Published at 11:12 PM in New York (Evergreen's time zone, its publishing queue's), 04:12 the next day in UTC.
+  const lateSlug = `late-in-new-york-${Date.now().toString(36)}`;
+
   beforeAll(async () => {
+    const { error } = await serviceClient().from('blog_posts').insert({
+      organization_id: seed.evergreen, title: 'Late in New York', slug: lateSlug, content: '<p>Just before midnight.</p>', status: 'published', published_at: '2026-11-20T04:12:00Z',
+    });
+    expect(error).toBeNull();
     const build = await astroBuild(live, evergreen);
     expect(build.status, build.output).toBe(0);
   }, BUILD_TIMEOUT);
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  afterAll(async () => {
+    await serviceClient().from('blog_posts').delete().eq('organization_id', seed.evergreen).eq('slug', lateSlug);
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it("dates a post in the organization's time zone on its page, its card and in search: 11:12 PM in New York is that day", () => {
+    const dated = (html: string) => [...html.matchAll(/<time datetime="2026-11-20T04:12:00.000Z">([^<]+)<\/time>/gi)].map((match) => match[1]);
+    expect(dated(pageHtml(`/blog/${lateSlug}`, live))).toEqual(['November 19, 2026']);
+    expect(dated(pageHtml('/blog', live))).toEqual(['November 19, 2026']);
+    // The search result's card carries the zone with the date (Pagefind's metadata).
+    expect(pageHtml(`/blog/${lateSlug}`, live)).toContain('&quot;timeZone&quot;:&quot;America/New_York&quot;');
+  });
 
   it('shows only its own posts and offers no category without published posts (no pill, no page)', async () => {
     const slugs = await publishedSlugs(seed.evergreen);

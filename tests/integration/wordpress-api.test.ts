@@ -55,6 +55,9 @@ describe('the API index', () => {
     expect(answer.headers.get('link')).toBe('<http://localhost:8888/wp-json/>; rel="https://api.w.org/"');
     const index = await answer.json();
     expect(index).toMatchObject({ name: 'Scale Pro Marketing', url: 'http://localhost:8888', namespaces: ['wp/v2'] });
+    // The site's time zone (its publishing queue's), in which the API's `date` fields are wall times.
+    expect(index.timezone_string).toBe('America/New_York');
+    expect([-5, -4]).toContain(index.gmt_offset);
     expect(Object.keys(index.routes)).toEqual(expect.arrayContaining(['/', '/wp/v2', '/wp/v2/users/me']));
     expect(index.authentication['application-passwords'].endpoints.authorization).toBe('http://localhost:8888/wp-admin/authorize-application.php');
     expect((await (await call('/wp-json')).json()).namespaces).toEqual(['wp/v2']);

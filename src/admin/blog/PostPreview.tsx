@@ -25,6 +25,8 @@ export interface PostPreviewProps {
   organizationName: string;
   /** Date visitors will see: the publication time, else the creation time; null (a post not saved yet) shows today. */
   date: string | null;
+  /** The organization's time zone, which the site shows dates in. */
+  timeZone: string;
 }
 
 /**
@@ -33,7 +35,7 @@ export interface PostPreviewProps {
  * link here: the back office knows the category's name, not its page's slug. Memoized: the editor re-renders
  * on every keystroke in any field (SEO, schedule, ...); this renders again only when one of its props changes.
  */
-function PostPreview({ title, excerpt, html, featuredMedia, featuredImageUrl, categoryName, tags, authorName, organizationName, date }: PostPreviewProps) {
+function PostPreview({ title, excerpt, html, featuredMedia, featuredImageUrl, categoryName, tags, authorName, organizationName, date, timeZone }: PostPreviewProps) {
   const [today] = useState(() => new Date().toISOString());
   return (
     <PostArticle
@@ -46,6 +48,7 @@ function PostPreview({ title, excerpt, html, featuredMedia, featuredImageUrl, ca
         categorySlug: null,
         hasCategory: categoryName !== null,
         date: date ? new Date(date).toISOString() : today,
+        timeZone,
         readTime: readingTimeMinutes(html),
         authorName: creditedName(authorName, organizationName),
         tags: [...(tags ?? [])],

@@ -1,4 +1,5 @@
 import { type AdminPost, getPost } from '../../lib/back-office/posts';
+import { loadQueueSettings } from '../../lib/back-office/publishing-queue';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import BackOfficeShell from '../BackOfficeShell';
 import { ErrorState } from '../components/ui/EmptyState';
@@ -18,8 +19,14 @@ export default function PostPreviewApp() {
 
 function Preview({ access }: { access: BackOfficeAccess }) {
   const id = window.location.pathname.match(/^\/admin\/blog\/preview\/([0-9a-f-]{36})\/?$/i)?.[1] ?? null;
-  const loaded = useLoad(async (): Promise<AdminPost | null> => (id ? getPost(supabaseBrowser(), access.organization.id, id) : null), [id, access.organization.id]);
-  const post = loaded.value ?? null;
+  const loaded = useLoad(
+    async (): Promise<{ post: AdminPost | null; timeZone: string }> => {
+      const [post, queue] = await Promise.all([id ? getPost(supabaseBrowser(), access.organization.id, id) : null, loadQueueSettings(supabaseBrowser(), access.organization.id)]);
+      return { post, timeZone: queue.time_zone };
+    },
+    [id, access.organization.id],
+  );
+  const post = loaded.value?.post ?? null;
   return (
     <>
       <nav aria-label="Preview" className="mx-auto mb-6 flex max-w-[49.5rem] flex-wrap items-center gap-3 text-sm">
@@ -54,6 +61,7 @@ function Preview({ access }: { access: BackOfficeAccess }) {
             authorName={post.author?.full_name ?? null}
             organizationName={access.organization.name}
             date={post.published_at ?? post.created_at}
+            timeZone={loaded.value!.timeZone}
           />
         </div>
       )}

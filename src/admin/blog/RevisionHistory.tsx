@@ -105,6 +105,7 @@ export default function RevisionHistory({ post, dirty, timeZone, organizationNam
       {previewing && (
         <RevisionPreview
           organizationName={organizationName}
+          timeZone={timeZone}
           post={post}
           revision={previewing}
           onClose={() => setPreviewing(null)}
@@ -133,12 +134,14 @@ function RevisionPreview({
   post,
   revision,
   organizationName,
+  timeZone,
   onClose,
   onRestore,
 }: {
   post: AdminPost;
   revision: PostRevision;
   organizationName: string;
+  timeZone: string;
   onClose: () => void;
   onRestore: () => void;
 }) {
@@ -171,6 +174,7 @@ function RevisionPreview({
             authorName={post.author?.full_name ?? null}
             organizationName={organizationName}
             date={post.published_at ?? post.created_at}
+            timeZone={timeZone}
           />
         </div>
       )}

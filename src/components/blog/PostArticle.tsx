@@ -32,6 +32,8 @@ export interface PostArticleData {
   hasCategory: boolean;
   /** ISO date shown on the post. */
   date: string;
+  /** The organization's time zone, which the date is shown in. */
+  timeZone: string;
   readTime: number;
   authorName: string;
   tags: string[];
@@ -82,7 +84,7 @@ export default function PostArticle({ post, searchCard, actions }: Props) {
           ) : (
             <span className={post.hasCategory ? `${categoryBadge} bg-primary/10 text-primary` : `${categoryBadge} bg-muted`}>{post.categoryName}</span>
           )}
-          <time dateTime={post.date}>{formatPostDate(post.date)}</time>
+          <time dateTime={post.date}>{formatPostDate(post.date, post.timeZone)}</time>
           <span>{post.readTime} min read</span>
           <span>By {post.authorName}</span>
         </div>

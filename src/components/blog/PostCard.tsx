@@ -30,7 +30,7 @@ export default function PostCard({ post, headingLevel: Heading = 'h3' }: Props) 
           ) : (
             <span className="rounded-full bg-muted px-3 py-1 font-semibold">{post.categoryName}</span>
           )}
-          <time dateTime={post.date}>{formatPostDate(post.date)}</time>
+          <time dateTime={post.date}>{formatPostDate(post.date, post.timeZone)}</time>
           <span>{post.readTime} min read</span>
         </div>
         <Heading className="mt-3 text-xl font-bold">

@@ -13,7 +13,7 @@ import { authenticatePublisher, basicCredentials, type Publisher } from './appli
 import { apiRoot, discoveryLink } from '../wordpress-discovery.ts';
 import { mediaRoutes, mediaRoutesById } from './wordpress-media.ts';
 import { postRoutes, postRoutesById } from './wordpress-posts.ts';
-import { type Handler, type WordPressContext, wpError, wpJson, wpLink, WP_NAMESPACE } from './wordpress-rest.ts';
+import { gmtOffsetHours, type Handler, type WordPressContext, wpError, wpJson, wpLink, WP_NAMESPACE } from './wordpress-rest.ts';
 import { categoryRoutes, tagRoutes } from './wordpress-terms.ts';
 import { userRoutes, userRoutesById, userRoutesMe } from './wordpress-users.ts';
 
@@ -109,8 +109,8 @@ function indexDocument(context: WordPressContext) {
     description: '',
     url: context.siteAddress,
     home: context.siteAddress,
-    gmt_offset: 0,
-    timezone_string: 'UTC',
+    gmt_offset: gmtOffsetHours(context.timeZone),
+    timezone_string: context.timeZone,
     namespaces: [WP_NAMESPACE],
     authentication: {
       'application-passwords': { endpoints: { authorization: `${context.siteAddress}/wp-admin/authorize-application.php` } },

@@ -1,7 +1,8 @@
 /**
  * What the WordPress-compatible endpoints (`/wp-json/…` and `/xmlrpc.php`) know of a request before answering it:
- * the backend's clients, the organization this site shows, its address and name, and who is calling.
+ * the backend's clients, the organization this site shows, its address, name and time zone, and who is calling.
  */
+import { DEFAULT_TIME_ZONE } from '../../schemas/publishing-queue.ts';
 import { publicSupabaseConfig } from '../supabase-config.ts';
 import { backendClient } from './backend.ts';
 import { clientInfoFrom } from './login-attempts.ts';
@@ -14,11 +15,16 @@ import type { WordPressContext } from './wordpress-rest.ts';
 export async function wordPressContext(req: Request, ip: string | undefined): Promise<WordPressContext> {
   const service = serviceClient();
   const organizationId = await siteOrganizationId();
-  let organization: (SiteAddressOrganization & { name: string }) | null = null;
+  type Shown = SiteAddressOrganization & { name: string; queue: { time_zone: string } | null };
+  let organization: Shown | null = null;
   if (organizationId) {
-    const { data, error } = await service.from('organizations').select('name, slug, domain, domain_confirmed').eq('id', organizationId).single();
+    const { data, error } = await service
+      .from('organizations')
+      .select('name, slug, domain, domain_confirmed, queue:publishing_queues(time_zone)')
+      .eq('id', organizationId)
+      .single();
     if (error) throw new Error(`reading organization ${organizationId} failed: ${error.message}`);
-    organization = data as SiteAddressOrganization & { name: string };
+    organization = data as unknown as Shown;
   }
   const { url, anonKey } = publicSupabaseConfig(process.env);
   return {
@@ -27,6 +33,7 @@ export async function wordPressContext(req: Request, ip: string | undefined): Pr
     organizationId,
     siteAddress: organization ? siteAddress(organization) : new URL(req.url).origin,
     siteName: organization?.name ?? '',
+    timeZone: organization?.queue?.time_zone ?? DEFAULT_TIME_ZONE,
     client: clientInfoFrom(req.headers, ip),
   };
 }

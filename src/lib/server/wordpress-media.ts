@@ -31,6 +31,7 @@ import {
   reader,
   type WordPressRequest,
   wpDate,
+  wpLocalDate,
   wpError,
   wpJson,
   wpLink,
@@ -240,14 +241,13 @@ export async function embeddableMedia(call: WordPressRequest, wpIds: number[]): 
 function wpMedia(call: WordPressRequest, row: MediaRow) {
   const { siteAddress } = call.context;
   const url = mediaPublicUrl(row.storage_path, publicSupabaseConfig(process.env).url);
-  const date = wpDate(row.created_at);
   const title = row.file_name.replace(/\.[^.]+$/, '');
   return {
     id: row.wp_id,
-    date,
-    date_gmt: date,
+    date: wpLocalDate(row.created_at, call.context.timeZone),
+    date_gmt: wpDate(row.created_at),
     guid: { rendered: url },
-    modified: wpDate(row.updated_at),
+    modified: wpLocalDate(row.updated_at, call.context.timeZone),
     modified_gmt: wpDate(row.updated_at),
     slug: title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, ''),
     status: 'inherit',

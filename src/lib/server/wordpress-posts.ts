@@ -50,6 +50,8 @@ import {
   reader,
   type WordPressRequest,
   wpDate,
+  wpInstant,
+  wpLocalDate,
   wpError,
   wpJson,
   wpLink,
@@ -192,10 +194,12 @@ async function listPosts(call: WordPressRequest): Promise<Response> {
     select = select.in('wp_id', rowIds(query.include));
   }
   if (query.exclude && rowIds(query.exclude).length) select = select.not('wp_id', 'in', `(${rowIds(query.exclude).join(',')})`);
-  if (query.after) select = select.gt('published_at', query.after);
-  if (query.before) select = select.lt('published_at', query.before);
-  if (query.modified_after) select = select.gt('updated_at', query.modified_after);
-  if (query.modified_before) select = select.lt('updated_at', query.modified_before);
+  // Wall times in the site's zone, as WordPress reads them.
+  const { timeZone } = call.context;
+  if (query.after) select = select.gt('published_at', wpInstant(query.after, timeZone));
+  if (query.before) select = select.lt('published_at', wpInstant(query.before, timeZone));
+  if (query.modified_after) select = select.gt('updated_at', wpInstant(query.modified_after, timeZone));
+  if (query.modified_before) select = select.lt('updated_at', wpInstant(query.modified_before, timeZone));
   const ascending = query.order === 'asc';
   if (query.orderby === 'include') {
     // At most 100 posts: all of them read, put in the order `include` names them (whatever `order` says, as in
@@ -396,7 +400,8 @@ async function arrivingPost(call: WordPressRequest, input: WpPostInput, existing
   }
 
   // WordPress: a publish with a date ahead is scheduled; a future without one, or with one past, is refused.
-  const date = input.date_gmt ?? input.date ?? undefined;
+  // `date` is a wall time in the site's zone, `date_gmt` one in UTC (either may name its own zone instead).
+  const date = input.date_gmt ? wpInstant(input.date_gmt, 'UTC') : input.date ? wpInstant(input.date, call.context.timeZone) : undefined;
   // `trash` is answered before an arrival is made (trashPost).
   let status: ArrivingPost['status'] = input.status === 'pending' ? 'draft' : input.status === 'trash' ? undefined : input.status;
   if (!existing && status === undefined) status = 'draft';
@@ -478,16 +483,15 @@ function wpPost(call: WordPressRequest, row: PostRow, tagIds: Map<string, number
   const { siteAddress } = call.context;
   const link = `${siteAddress}${postPath(row.slug)}`;
   const edit = call.url.searchParams.get('context') === 'edit' && mayWrite(call);
-  const date = wpDate(row.published_at ?? row.created_at);
-  const modified = wpDate(row.updated_at);
+  const published = row.published_at ?? row.created_at;
   const self = wpLink(siteAddress, `posts/${row.wp_id}`);
   return {
     id: row.wp_id,
-    date,
-    date_gmt: date,
+    date: wpLocalDate(published, call.context.timeZone),
+    date_gmt: wpDate(published),
     guid: { rendered: link, ...(edit ? { raw: link } : {}) },
-    modified,
-    modified_gmt: modified,
+    modified: wpLocalDate(row.updated_at, call.context.timeZone),
+    modified_gmt: wpDate(row.updated_at),
     slug: row.slug,
     status: row.trashed_at ? 'trash' : WP_STATUS[row.status],
     type: 'post',

@@ -4,6 +4,7 @@
  * `{ code, message, data: { status } }`, invalid parameters named one by one, collections with `X-WP-Total` and
  * `X-WP-TotalPages`, a page past the end), and reading a body as WordPress does (JSON or form fields).
  */
+import { TZDate } from '@date-fns/tz';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { z } from 'zod';
 import { apiRoot } from '../wordpress-discovery.ts';
@@ -33,6 +34,8 @@ export interface WordPressContext {
   /** The origin of the site's address (`https://www.example.com`). */
   siteAddress: string;
   siteName: string;
+  /** The organization's time zone (its publishing queue's): `date` fields are wall times in it, as WordPress's. */
+  timeZone: string;
   client: ClientInfo;
 }
 
@@ -196,9 +199,38 @@ export async function readBody(request: Request, url: URL): Promise<Record<strin
   return { ...query, ...(body as Record<string, unknown>) };
 }
 
-/** WordPress's dates: `2026-12-01T09:30:00` (no zone; the API's zone is UTC, so `date` and `date_gmt` agree). */
+/** WordPress's `_gmt` dates: `2026-12-01T14:30:00`, the instant in UTC without a zone. */
 export function wpDate(iso: string | null): string | null {
   return iso ? new Date(iso).toISOString().slice(0, 19) : null;
+}
+
+/** WordPress's `date` and `modified`: the wall time in the site's zone without a zone (`2026-12-01T09:30:00`). */
+export function wpLocalDate(iso: string | null, timeZone: string): string | null {
+  if (!iso) return null;
+  const wall = new TZDate(iso, timeZone);
+  return new Date(Date.UTC(wall.getFullYear(), wall.getMonth(), wall.getDate(), wall.getHours(), wall.getMinutes(), wall.getSeconds())).toISOString().slice(0, 19);
+}
+
+/**
+ * The instant of a date a client sent (as WpDateSchema answers it): one that named its zone is that instant; a wall
+ * time is read in `timeZone` (the site's for `date`, `after` and `before`, UTC for the `_gmt` fields).
+ */
+export function wpInstant(value: string, timeZone: string): string {
+  if (value.endsWith('Z')) return value;
+  // The wall time read as if in UTC, moved by the zone's offset there (again at the result: a change of summer time
+  // between the two moves the offset).
+  const wall = new Date(`${value}Z`).getTime();
+  const offsetAt = (ms: number) => new TZDate(ms, timeZone).getTimezoneOffset() * 60_000;
+  const at = new Date(wall + offsetAt(wall + offsetAt(wall)));
+  // The first day of year 1 east of UTC falls in year 0, the last of 9999 west of it in 10000, which Postgres and
+  // ISO dates do not take: the first and last instants they do.
+  if (at.getUTCFullYear() < 1) return '0001-01-01T00:00:00.000Z';
+  return at.getUTCFullYear() > 9999 ? '9999-12-31T23:59:59.999Z' : at.toISOString();
+}
+
+/** The zone's offset from UTC now, in hours (WordPress's `gmt_offset`: -5 for New York in winter, 5.5 for India). */
+export function gmtOffsetHours(timeZone: string, at: Date = new Date()): number {
+  return -new TZDate(at, timeZone).getTimezoneOffset() / 60;
 }
 
 /** HTML-escapes text for a `rendered` field (titles are text; WordPress renders them as HTML). */

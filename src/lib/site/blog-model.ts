@@ -7,6 +7,7 @@
 import type { AuthorRow, BlogRows, CategoryRow, PostRow } from '../../schemas/blog.ts';
 import { tagSlug } from '../blog-urls.ts';
 import type { Organization } from '../host-match.ts';
+import { DEFAULT_TIME_ZONE } from '../../schemas/publishing-queue.ts';
 import { creditedName, PLACEHOLDER_IMAGE, postPageTitle, type PostCardData, UNCATEGORIZED } from '../post-display.ts';
 import { readingTimeMinutes } from '../reading-time.ts';
 import { ledeOf, postExcerpt } from '../excerpt.ts';
@@ -33,6 +34,8 @@ export interface BlogAuthor {
 /** A published post as pages show it. */
 export interface BlogPost {
   id: string;
+  /** The organization's time zone: its date is shown in it (a post at 11:12 PM in New York is dated that day). */
+  timeZone: string;
   slug: string;
   title: string;
   /** The post's excerpt, else the automatic one from its running text (excerpt.ts). */
@@ -148,6 +151,7 @@ export function toBlogPost(
   categories: ReadonlyMap<string, BlogCategory>,
   authors: ReadonlyMap<string, AuthorRow>,
   organization: Organization,
+  timeZone: string = DEFAULT_TIME_ZONE,
 ): BlogPost {
   const category = (row.category_id && categories.get(row.category_id)) || null;
   const html = sanitizeArticleHtml(row.content);
@@ -172,6 +176,7 @@ export function toBlogPost(
     // before the rule was shared, reads the same figure here, in the editor's preview and in the admin preview.
     readTime: readingTimeMinutes(html),
     date: new Date(row.published_at ?? row.created_at).toISOString(),
+    timeZone,
     updatedAt: new Date(row.updated_at).toISOString(),
     metaTitle: postPageTitle(row.title, row.meta_title, organization.name),
     metaDescription: row.meta_description?.trim() || excerpt,
@@ -192,7 +197,7 @@ export function toBlog(rows: BlogRows): Blog {
   const categoryById = new Map(allCategories.map((category) => [category.id, category]));
   const authorById = new Map(rows.authors.map((author) => [author.id, author]));
   const posts = rows.posts
-    .map((row) => toBlogPost(row, categoryById, authorById, rows.organization))
+    .map((row) => toBlogPost(row, categoryById, authorById, rows.organization, rows.time_zone))
     .sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
   // An empty category is a dead end ("Uncategorized 0"): not offered, no page built.
   const used = new Set(posts.flatMap((post) => (post.category ? [post.category.id] : [])));
@@ -225,6 +230,7 @@ export function toPostCardData(post: BlogPost): PostCardData {
     categoryName: post.categoryName,
     categorySlug: post.category?.slug ?? null,
     date: post.date,
+    timeZone: post.timeZone,
     readTime: post.readTime,
     authorName: post.author.name,
     tags: post.tags,

@@ -17,6 +17,7 @@ import {
   type BlogRows,
   type PostRow,
 } from '../../schemas/blog.ts';
+import { DEFAULT_TIME_ZONE } from '../../schemas/publishing-queue.ts';
 import { readWithSnapshot } from './build-snapshot.ts';
 import type { Organization } from '../host-match.ts';
 import { getSiteOrganization } from './organizations.ts';
@@ -94,11 +95,13 @@ async function readPublishedPosts(client: SupabaseClient, url: string, organizat
 export async function readBlogRows(organization: Organization, env: Env = process.env, now = new Date()): Promise<BlogRows> {
   const { url, anonKey } = publicSupabaseConfig(env);
   const client = createClient(url, anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
-  const [categoryResult, posts, redirectResult, categoryRedirectResult] = await Promise.all([
+  const [categoryResult, posts, redirectResult, categoryRedirectResult, queueResult] = await Promise.all([
     client.from('blog_categories').select('id, name, slug, description').eq('organization_id', organization.id).eq('needs_review', false),
     readPublishedPosts(client, url, organization.id, now.toISOString()),
     client.from('blog_post_redirects').select('old_slug, post_id').eq('organization_id', organization.id),
     client.from('blog_category_redirects').select('old_slug, category_id').eq('organization_id', organization.id),
+    // The zone dates are shown in: the publishing queue's (anon reads only that column of it).
+    client.from('publishing_queues').select('time_zone').eq('organization_id', organization.id),
   ]);
   const authorIds = [...new Set(posts.flatMap((post) => (post.author_id ? [post.author_id] : [])))];
   const authors = await readByIds('authors', url, authorIds, (batch) =>
@@ -111,12 +114,13 @@ export async function readBlogRows(organization: Organization, env: Env = proces
     authors: parseRows('authors', AuthorRowSchema, authors),
     redirects: parseRows('redirects', RedirectRowSchema, check('redirects', url, redirectResult)),
     category_redirects: parseRows('category redirects', CategoryRedirectRowSchema, check('category redirects', url, categoryRedirectResult)),
+    time_zone: check('time zone', url, queueResult)[0]?.time_zone ?? DEFAULT_TIME_ZONE,
   };
 }
 
 /** An organization without a database row (the synthetic fallback) has no blog: its lists are empty. */
 function emptyBlogRows(organization: Organization): BlogRows {
-  return { organization, categories: [], posts: [], authors: [], redirects: [], category_redirects: [] };
+  return { organization, categories: [], posts: [], authors: [], redirects: [], category_redirects: [], time_zone: DEFAULT_TIME_ZONE };
 }
 
 const SITE_BLOG = Symbol.for('scale-pro-site.blog');

@@ -33,6 +33,7 @@ const PREVIEW: PostPreviewProps = {
   authorName: 'Alex Morgan',
   organizationName: 'Scale Pro Marketing',
   date: '2026-10-28T09:00:00.000Z',
+  timeZone: 'America/New_York',
 };
 
 const render = (element: ReactElement) => renderToStaticMarkup(element);
@@ -129,6 +130,7 @@ describe('PostArticle on the public page', () => {
     categorySlug: 'seo-strategies',
     hasCategory: true,
     date: '2026-10-28T09:00:00.000Z',
+    timeZone: 'America/New_York',
     readTime: 8,
     authorName: 'Alex Morgan',
     tags: [],

@@ -16,6 +16,7 @@ const CARD: PostCardData = {
   categoryName: 'SEO',
   categorySlug: 'seo',
   date: '2026-10-28T09:00:00.000Z',
+  timeZone: 'America/New_York',
   readTime: 3,
   authorName: 'Alex Morgan',
   tags: [],
@@ -64,5 +65,13 @@ describe('PostCard category', () => {
     expect(underReview).not.toContain('Uncategorized');
     expect(underReview).not.toContain('rounded-full bg-muted');
     expect(underReview).toContain('3 min read');
+  });
+});
+
+describe('PostCard date', () => {
+  it("is the day in the organization's time zone: 11:12 PM in New York is that day, not UTC's next", () => {
+    const lateEvening = { ...CARD, date: '2026-11-29T04:12:00.000Z' };
+    expect(renderToStaticMarkup(<PostCard post={lateEvening} />)).toContain('>November 28, 2026</time>');
+    expect(renderToStaticMarkup(<PostCard post={{ ...lateEvening, timeZone: 'Europe/Berlin' }} />)).toContain('>November 29, 2026</time>');
   });
 });

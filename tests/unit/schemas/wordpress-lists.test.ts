@@ -8,7 +8,8 @@ describe('WpPostListSchema', () => {
       tags: [7],
       author: [2],
       include: [9, 8],
-      after: '2026-11-01T10:00:00.000Z',
+      // A wall time: the API reads it in the site's time zone (wpInstant).
+      after: '2026-11-01T10:00:00',
       orderby: 'date',
       order: 'desc',
       page: 1,

@@ -168,6 +168,7 @@ export default function PostEditor({ access, post, timeZone, justSaved, showSite
             authorName={post ? (post.author?.full_name ?? null) : ((access.user.user_metadata?.full_name as string | undefined) ?? null)}
             organizationName={access.organization.name}
             date={post?.published_at ?? post?.created_at ?? null}
+            timeZone={timeZone}
           />
         </Card>
         {post && (

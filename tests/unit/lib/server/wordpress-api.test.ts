@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { basicCredentials } from '../../../../src/lib/server/application-passwords.ts';
 import { requestRoute } from '../../../../src/lib/server/wordpress-api.ts';
-import { wpError } from '../../../../src/lib/server/wordpress-rest.ts';
+import { gmtOffsetHours, wpDate, wpError, wpInstant, wpLocalDate } from '../../../../src/lib/server/wordpress-rest.ts';
+import { WpPostInputSchema } from '../../../../src/schemas/wordpress.ts';
 import { discoveryLink } from '../../../../src/lib/wordpress-discovery.ts';
 
 const basic = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;
@@ -42,5 +43,33 @@ describe("WordPress's answers", () => {
 
   it('announces the API at the site root', () => {
     expect(discoveryLink('https://www.example.com')).toBe('<https://www.example.com/wp-json/>; rel="https://api.w.org/"');
+  });
+});
+
+describe("WordPress's dates, in the site's time zone", () => {
+  it('answers `date` as the wall time in the zone and `date_gmt` in UTC: 11:12 PM in New York is that day there', () => {
+    expect(wpLocalDate('2026-11-29T04:12:00Z', 'America/New_York')).toBe('2026-11-28T23:12:00');
+    expect(wpDate('2026-11-29T04:12:00Z')).toBe('2026-11-29T04:12:00');
+    // Summer time moves the wall time, not the instant.
+    expect(wpLocalDate('2026-07-01T03:00:00Z', 'America/New_York')).toBe('2026-06-30T23:00:00');
+    expect(wpLocalDate(null, 'America/New_York')).toBeNull();
+  });
+
+  it('reads a wall time a client sends in the zone the field means, and a date with a zone as that instant', () => {
+    const date = (text: string) => WpPostInputSchema.parse({ date: text }).date!;
+    expect(wpInstant(date('2026-11-28T23:12:00'), 'America/New_York')).toBe('2026-11-29T04:12:00.000Z');
+    expect(wpInstant(date('2026-11-28 23:12'), 'America/New_York')).toBe('2026-11-29T04:12:00.000Z');
+    expect(wpInstant(date('2026-11-28T23:12:00'), 'UTC')).toBe('2026-11-28T23:12:00.000Z');
+    expect(wpInstant(date('2026-11-28T23:12:00+01:00'), 'America/New_York')).toBe('2026-11-28T22:12:00.000Z');
+    expect(wpInstant(date('0001-01-01T00:00:00'), 'Asia/Tokyo')).toBe('0001-01-01T00:00:00.000Z');
+    expect(wpInstant(date('9999-12-31T23:59:59'), 'America/New_York')).toBe('9999-12-31T23:59:59.999Z');
+    for (const bad of ['2026-02-30T10:00:00', '2026-13-01T10:00:00', 'next tuesday']) expect(WpPostInputSchema.safeParse({ date: bad }).success).toBe(false);
+  });
+
+  it("names the zone's offset from UTC in hours, as the API index's gmt_offset", () => {
+    expect(gmtOffsetHours('America/New_York', new Date('2026-12-01T12:00:00Z'))).toBe(-5);
+    expect(gmtOffsetHours('America/New_York', new Date('2026-07-01T12:00:00Z'))).toBe(-4);
+    expect(gmtOffsetHours('Asia/Kolkata', new Date('2026-12-01T12:00:00Z'))).toBe(5.5);
+    expect(gmtOffsetHours('UTC')).toBe(0);
   });
 });

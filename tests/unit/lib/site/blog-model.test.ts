@@ -145,8 +145,13 @@ describe('toBlog', () => {
       { old_slug: 'seo-strategies', category_id: '30000000-0000-4000-8000-100000000002' },
       { old_slug: 'nothing-here', category_id: '30000000-0000-4000-8000-100000000003' },
     ],
+    time_zone: 'America/Chicago',
   };
   const blog = toBlog(rows);
+
+  it("dates every post in the organization's time zone", () => {
+    expect(blog.posts.every((post) => post.timeZone === 'America/Chicago')).toBe(true);
+  });
 
   it('orders posts newest first and categories by name', () => {
     expect(blog.posts.map((p) => p.slug)).toEqual(['newer', 'older', 'local']);
@@ -208,6 +213,7 @@ describe('toBlog', () => {
       categoryName: 'SEO Strategies',
       categorySlug: 'seo-strategies',
       date: '2026-02-01T00:00:00.000Z',
+      timeZone: 'America/Chicago',
       readTime: 1,
       authorName: 'Alex Morgan',
       tags: ['seo', 'Maps'],

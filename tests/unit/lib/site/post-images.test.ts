@@ -79,7 +79,7 @@ describe('cardWithPicture', () => {
       id: 'p1', slug: 'a', title: 'A', excerpt: '', lede: null, html: '', categoryId: null, category: null, categoryName: 'Uncategorized',
       author: { kind: 'person', name: 'Ann Lee', title: null, bio: null, avatarUrl: null, website: null }, tags: [],
       image: `${base}/missing.jpg`, hasFeaturedImage: true, featuredImage: { url: `${base}/missing.jpg`, alt: '', width: null, height: null },
-      readTime: 1, date: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', metaTitle: 'A', metaDescription: '', sticky: false,
+      readTime: 1, date: '2026-01-01T00:00:00.000Z', timeZone: 'America/New_York', updatedAt: '2026-01-01T00:00:00.000Z', metaTitle: 'A', metaDescription: '', sticky: false,
     } satisfies BlogPost;
     expect(await cardWithPicture(post)).toMatchObject({ image: PLACEHOLDER_IMAGE, hasFeaturedImage: false, picture: null });
   });
