@@ -7,16 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOCAL_SUPABASE } from '../../src/lib/server/service-config.ts';
+import type { LocalBackendOptions } from './server.ts';
 
-/** An instance's settings, stored as `<dataDir>/local-backend.json`. */
-export interface Instance {
-  dataDir: string;
-  apiPort: number;
-  dbPort: number;
-  migrationsDir?: string;
-  seedFile?: string;
-  configFile?: string;
-}
+/** An instance's settings, stored as `<dataDir>/local-backend.json`: the server's options a start remembers. */
+export type Instance = Pick<LocalBackendOptions, 'dataDir' | 'apiPort' | 'dbPort' | 'migrationsDir' | 'seedFile' | 'configFile'>;
 
 /** The files of an instance's data dir. */
 export const files = (dataDir: string) => ({
