@@ -1,5 +1,7 @@
 import { useState } from 'react';
-import { ALT_TEXT_MAX, CAPTION_MAX, deleteMedia, describeMedia, formatBytes, formatDimensions, formatMediaDate, MediaError, mediaUsage, type MediaUse } from '../../lib/back-office/media';
+import {
+  ALT_TEXT_MAX, CAPTION_MAX, deleteMedia, describeMedia, formatBytes, formatDimensions, formatMediaDate, MediaError, mediaUsage, type MediaUse, sharedDetailsNote,
+} from '../../lib/back-office/media';
 import { type MediaItem, mediaPublicUrl } from '../../lib/media-library';
 import { supabaseBrowser } from '../../lib/back-office/supabase-browser';
 import { toast } from '../../stores/toast';
@@ -42,6 +44,7 @@ export function MediaDetail({ media, organizationId, canEdit, onChanged, onDelet
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const dimensions = formatDimensions(media);
+  const changed = alt.trim() !== media.alt_text || caption.trim() !== media.caption;
 
   async function saveDetails() {
     setSaving(true);
@@ -100,9 +103,16 @@ export function MediaDetail({ media, organizationId, canEdit, onChanged, onDelet
         }
       </Field>
       {canEdit && (
-        <Button size="sm" onClick={() => void saveDetails()} disabled={saving || (alt.trim() === media.alt_text && caption.trim() === media.caption)}>
-          {saving ? 'Saving...' : 'Save details'}
-        </Button>
+        <>
+          {changed && uses && sharedDetailsNote(uses) && (
+            <p role="note" data-testid="media-shared-details" className="text-sm text-amber-700 dark:text-amber-400">
+              {sharedDetailsNote(uses)}
+            </p>
+          )}
+          <Button size="sm" onClick={() => void saveDetails()} disabled={saving || !changed}>
+            {saving ? 'Saving...' : 'Save details'}
+          </Button>
+        </>
       )}
       <Field label="URL">
         {(field) => (

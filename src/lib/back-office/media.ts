@@ -15,6 +15,7 @@
  *      when the same image arrived meanwhile); if that fails, the stored file is removed, no orphan stays.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { countWords } from './count-words.ts';
 import { answerMessage, type FunctionAnswer, postAdminFunction } from './functions.ts';
 import { ilikePattern } from '../ilike-pattern.ts';
 import { AltTextSchema, CaptionSchema, MediaFileNameSchema } from '../../schemas/media.ts';
@@ -165,6 +166,18 @@ export function usageByMedia(uses: readonly MediaUse[]): Map<string, MediaUse[]>
   const byMedia = new Map<string, MediaUse[]>();
   for (const use of uses) byMedia.set(use.media_id, [...(byMedia.get(use.media_id) ?? []), use]);
   return byMedia;
+}
+
+/**
+ * What saving a file's alt text or caption will change, said before it is saved: the details are the file's, so
+ * every post that shows it (as its featured image or in its text) shows the new ones. Null when no post uses it.
+ */
+export function sharedDetailsNote(uses: readonly MediaUse[]): string | null {
+  const posts = new Set(uses.map((use) => use.post_id)).size;
+  if (posts === 0) return null;
+  return posts === 1
+    ? 'Saving changes the alt text and caption in the post that uses this image too.'
+    : `Saving changes the alt text and caption in the ${countWords(posts, 'post')} that use this image.`;
 }
 
 /** "1200 × 800", or null when the size is unknown. */

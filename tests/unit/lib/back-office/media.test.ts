@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { checkMediaFile, formatBytes, formatDimensions, MEDIA_ACCEPT, MEDIA_LIMIT_TEXT, MEDIA_MAX_BYTES, MediaError, usageByMedia } from '../../../../src/lib/back-office/media.ts';
+import { checkMediaFile, formatBytes, formatDimensions, MEDIA_ACCEPT, MEDIA_LIMIT_TEXT, MEDIA_MAX_BYTES, MediaError, sharedDetailsNote, usageByMedia } from '../../../../src/lib/back-office/media.ts';
 
 const image = (format: 'jpeg' | 'png' | 'webp' | 'avif' | 'gif') =>
   sharp({ create: { width: 30, height: 20, channels: 3, background: '#0f766e' } })[format]().toBuffer().then((b) => new Uint8Array(b));
@@ -63,5 +63,14 @@ describe('helpers', () => {
     const grouped = usageByMedia([use('m1', 'a'), use('m2', 'b'), use('m1', 'c')]);
     expect(grouped.get('m1')?.map((u) => u.post_id)).toEqual(['a', 'c']);
     expect(grouped.get('m3')).toBeUndefined();
+  });
+});
+
+describe('sharedDetailsNote', () => {
+  const use = (post_id: string, in_content: boolean) => ({ media_id: 'm1', post_id, post_title: post_id, post_status: 'published', in_content });
+  it('says before saving that the details change in every post that shows the image, counting each post once', () => {
+    expect(sharedDetailsNote([])).toBeNull();
+    expect(sharedDetailsNote([use('a', false)])).toBe('Saving changes the alt text and caption in the post that uses this image too.');
+    expect(sharedDetailsNote([use('a', false), use('a', true), use('b', true)])).toBe('Saving changes the alt text and caption in the 2 posts that use this image.');
   });
 });
