@@ -280,6 +280,24 @@ describe('nothing lost to a crash, nothing re-read for ever', () => {
     expect(calls).toEqual([]);
   });
 
+  it("records a local site's live deploy as not sent, with why, so the log has a line for it (and calls nobody)", async () => {
+    await service.from('indexnow_submissions').delete().eq('organization_id', seed.scalePro);
+    const post = await publishPost('local');
+    delete process.env.INDEXNOW_ENDPOINT;
+    try {
+      const { id } = await deploy();
+      const [row] = await submissions();
+      expect(row).toMatchObject({ status: 'unsendable', deploy_id: expect.any(String), next_attempt_at: null, urls: expect.arrayContaining([`${ORIGIN}/blog/${post.slug}`]) });
+      expect(row!.error).toBe(`Not sent: the site has no address IndexNow accepts (${ORIGIN} is not a public https address; a local site submits only to INDEXNOW_ENDPOINT).`);
+      expect((await service.from('site_deploys').select('id').eq('external_id', id).single()).data!.id).toBe(row!.deploy_id);
+      // Never read again.
+      expect(await retryDueSubmissions(service)).toBe(0);
+    } finally {
+      process.env.INDEXNOW_ENDPOINT = endpoint;
+    }
+    expect(calls).toEqual([]);
+  });
+
   it('starts no call past its time budget (the rest is sent by the next run)', async () => {
     await service.from('indexnow_submissions').delete().eq('organization_id', seed.scalePro);
     await service.from('indexnow_submissions').insert({ organization_id: seed.scalePro, urls: [`${ORIGIN}/blog`], status: 'failed', attempts: 1, next_attempt_at: new Date(Date.now() - 1000).toISOString() });

@@ -180,6 +180,28 @@ export function sharedDetailsNote(uses: readonly MediaUse[]): string | null {
     : `Saving changes the alt text and caption in the ${countWords(posts, 'post')} that use this image.`;
 }
 
+const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/**
+ * A Media Library file as an image in a post's text: an `<img>` with its alt text, its size (so the page keeps its
+ * place while it loads) and lazy loading, in HTML and in Markdown alike (Markdown keeps HTML as written).
+ */
+export function inlineImageTag(media: Pick<MediaItem, 'alt_text' | 'width' | 'height'>, url: string): string {
+  const size = media.width && media.height ? ` width="${media.width}" height="${media.height}"` : '';
+  return `<img src="${attribute(url)}" alt="${attribute(media.alt_text.trim())}"${size} loading="lazy">`;
+}
+
+/**
+ * The text with `block` put in place of the selection [start, end), as a paragraph of its own (blank lines
+ * around it, none doubled), and where the caret goes after it.
+ */
+export function insertBlock(text: string, start: number, end: number, block: string): { text: string; caret: number } {
+  const before = text.slice(0, start).replace(/\s+$/, '');
+  const after = text.slice(end).replace(/^\s+/, '');
+  const head = before ? `${before}\n\n${block}` : block;
+  return { text: after ? `${head}\n\n${after}` : `${head}\n`, caret: head.length };
+}
+
 /** "1200 × 800", or null when the size is unknown. */
 export function formatDimensions(media: Pick<MediaItem, 'width' | 'height'>): string | null {
   return media.width && media.height ? `${media.width} × ${media.height}` : null;

@@ -15,8 +15,9 @@
  * The scheduler's retries stop starting new calls after RETRY_BUDGET_MS, within the scheduled function's limit.
  *
  * The endpoint is INDEXNOW_ENDPOINT, else IndexNow's shared one for a site on a public https address; a local
- * site (http://localhost…) submits nothing unless INDEXNOW_ENDPOINT names a listener (as the tests do), so a
- * developer's work never reaches the engines.
+ * site (http://localhost…) sends nothing unless INDEXNOW_ENDPOINT names a listener (as the tests do), so a
+ * developer's work never reaches the engines; each of its live deploys still records its submission, as not sent
+ * and why, so the Search Engines log has a line per deploy there too.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { BLOG_PATH, categoryPath, postPath, tagPath, tagSlug } from '../blog-urls.ts';
@@ -35,7 +36,9 @@ const REQUEST_TIMEOUT_MS = 10_000;
 export const RETRY_BUDGET_MS = 15_000;
 
 /** Why a submission of a site without a usable address is never sent. */
-const NO_ENDPOINT = 'The site has no address IndexNow accepts (a local site submits only to INDEXNOW_ENDPOINT).';
+/** Why a submission of the site at `origin` is not sent: the Search Engines log says so for each live deploy. */
+const noEndpoint = (origin: string) =>
+  `Not sent: the site has no address IndexNow accepts (${origin} is not a public https address; a local site submits only to INDEXNOW_ENDPOINT).`;
 
 type Env = Record<string, string | undefined>;
 
@@ -91,7 +94,6 @@ async function siteOrigin(client: SupabaseClient, organizationId: string, env: E
 export async function submitLiveChanges(client: SupabaseClient, organizationId: string, deployId: string, env: Env = process.env): Promise<string[]> {
   const origin = await siteOrigin(client, organizationId, env);
   const endpoint = indexNowEndpoint(origin, env);
-  if (!endpoint) return [];
   const made: string[] = [];
   for (;;) {
     const { data, error } = await client.rpc('live_indexnow_changes', { p_organization_id: organizationId, p_deploy_id: deployId });
@@ -114,7 +116,9 @@ export async function submitLiveChanges(client: SupabaseClient, organizationId: 
     if (claimed.error) throw new Error(`claim_indexnow_submission failed: ${claimed.error.message}`);
     const [submission] = claimed.data as { id: string; key: string | null }[];
     made.push(submission!.id);
-    if (submission!.key) await send(client, submission!.id, { origin, key: submission!.key }, [...urls], endpoint, REQUEST_TIMEOUT_MS);
+    // A site without an address IndexNow takes (a local one) records each deploy's submission as not sent, with why.
+    if (!endpoint) await recordAttempt(client, submission!.id, { status: 'unsendable', code: null, error: noEndpoint(origin) });
+    else if (submission!.key) await send(client, submission!.id, { origin, key: submission!.key }, [...urls], endpoint, REQUEST_TIMEOUT_MS);
     else await recordAttempt(client, submission!.id, { status: 'unsendable', code: null, error: 'This organization has no IndexNow key.' });
   }
 }
@@ -139,7 +143,7 @@ export async function retryDueSubmissions(client: SupabaseClient, env: Env = pro
       const origin = origins.get(submission.organization_id)!;
       const endpoint = indexNowEndpoint(origin, env);
       const left = deadline - Date.now();
-      if (!endpoint) await recordAttempt(client, submission.id, { status: 'unsendable', code: null, error: NO_ENDPOINT });
+      if (!endpoint) await recordAttempt(client, submission.id, { status: 'unsendable', code: null, error: noEndpoint(origin) });
       // Out of time: its lease runs out, and the next run sends it.
       else if (left > 1_000) await send(client, submission.id, { origin, key: submission.key }, submission.urls, endpoint, Math.min(REQUEST_TIMEOUT_MS, left));
     }

@@ -1,4 +1,6 @@
-import { type Dispatch, type ReactNode, type SetStateAction, useMemo, useState } from 'react';
+import { type Dispatch, type ReactNode, type SetStateAction, useMemo, useRef, useState } from 'react';
+import { inlineImageTag, insertBlock } from '../../../lib/back-office/media';
+import { type MediaItem, mediaPublicUrl } from '../../../lib/media-library';
 import type { TaxonomyCategory } from '../../../lib/back-office/blog-taxonomy';
 import { timeZoneLabel } from '../../../lib/back-office/zoned-time';
 import { postPageTitle } from '../../../lib/post-display';
@@ -8,6 +10,7 @@ import { Button } from '../../components/ui/Button';
 import { Field, Input, Textarea } from '../../components/ui/Input';
 import { Select } from '../../components/ui/Select';
 import { FeaturedImageField } from '../../media/FeaturedImageField';
+import { MediaLibraryDialog } from '../../media/MediaLibraryDialog';
 import type { PostForm } from './post-form';
 
 /** SEO length guides shown under the meta fields. */
@@ -51,6 +54,23 @@ export function PostFields({ form, setForm, isNew, organizationId, organizationN
 
   function update<K extends keyof PostForm>(key: K, value: PostForm[K]) {
     setForm((current) => ({ ...current, [key]: value }));
+  }
+
+  const contentRef = useRef<HTMLTextAreaElement>(null);
+  const [pickingImage, setPickingImage] = useState(false);
+
+  /** A library image in the text where the caret is (or in place of the selection), as a paragraph of its own. */
+  function insertImage(media: MediaItem) {
+    setPickingImage(false);
+    const textarea = contentRef.current;
+    const start = textarea?.selectionStart ?? form.source.length;
+    const inserted = insertBlock(form.source, start, textarea?.selectionEnd ?? start, inlineImageTag(media, mediaPublicUrl(media.storage_path)));
+    update('source', inserted.text);
+    // After React has put the new text in: the caret after the image, for typing on.
+    requestAnimationFrame(() => {
+      textarea?.focus();
+      textarea?.setSelectionRange(inserted.caret, inserted.caret);
+    });
   }
 
   function addTag() {
@@ -105,6 +125,7 @@ export function PostFields({ form, setForm, isNew, organizationId, organizationN
         {(field) => (
           <Textarea
             {...field}
+            ref={contentRef}
             rows={15}
             className="font-mono"
             value={form.source}
@@ -113,6 +134,12 @@ export function PostFields({ form, setForm, isNew, organizationId, organizationN
           />
         )}
       </Field>
+      <div className="-mt-2">
+        <Button variant="outline" size="sm" onClick={() => setPickingImage(true)}>
+          Insert image from library
+        </Button>
+      </div>
+      <MediaLibraryDialog open={pickingImage} onClose={() => setPickingImage(false)} organizationId={organizationId} canEdit onPick={insertImage} />
       <Field label="Category">
         {(field) => (
           <Select

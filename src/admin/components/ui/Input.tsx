@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
+import { useId, type ComponentProps, type InputHTMLAttributes, type ReactNode } from 'react';
 import { cn } from './cn';
 
 const FIELD = 'w-full rounded-md border border-border bg-background px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-primary disabled:opacity-60';
@@ -8,8 +8,8 @@ export function Input({ className, ...rest }: InputHTMLAttributes<HTMLInputEleme
   return <input className={cn(FIELD, className)} {...rest} />;
 }
 
-/** A multiline input. */
-export function Textarea({ className, ...rest }: TextareaHTMLAttributes<HTMLTextAreaElement>) {
+/** A multiline input (a `ref` reaches the textarea: the post editor inserts at its caret). */
+export function Textarea({ className, ...rest }: ComponentProps<'textarea'>) {
   return <textarea className={cn(FIELD, className)} {...rest} />;
 }
 

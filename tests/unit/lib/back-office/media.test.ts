@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { checkMediaFile, formatBytes, formatDimensions, MEDIA_ACCEPT, MEDIA_LIMIT_TEXT, MEDIA_MAX_BYTES, MediaError, sharedDetailsNote, usageByMedia } from '../../../../src/lib/back-office/media.ts';
+import { shapePostContent } from '../../../../src/lib/post-content.ts';
+import { checkMediaFile, formatBytes, formatDimensions, MEDIA_ACCEPT, MEDIA_LIMIT_TEXT, MEDIA_MAX_BYTES, MediaError, inlineImageTag, insertBlock, sharedDetailsNote, usageByMedia } from '../../../../src/lib/back-office/media.ts';
 
 const image = (format: 'jpeg' | 'png' | 'webp' | 'avif' | 'gif') =>
   sharp({ create: { width: 30, height: 20, channels: 3, background: '#0f766e' } })[format]().toBuffer().then((b) => new Uint8Array(b));
@@ -72,5 +73,31 @@ describe('sharedDetailsNote', () => {
     expect(sharedDetailsNote([])).toBeNull();
     expect(sharedDetailsNote([use('a', false)])).toBe('Saving changes the alt text and caption in the post that uses this image too.');
     expect(sharedDetailsNote([use('a', false), use('a', true), use('b', true)])).toBe('Saving changes the alt text and caption in the 2 posts that use this image.');
+  });
+});
+
+describe('an image put in the text from the library', () => {
+  const URL_ = 'http://127.0.0.1:54321/storage/v1/object/public/media/org/chart.png';
+
+  it('is an <img> with its alt text (escaped), its size and lazy loading', () => {
+    expect(inlineImageTag({ alt_text: ' A "big" <chart> & more ', width: 1200, height: 800 }, URL_)).toBe(
+      `<img src="${URL_}" alt="A &quot;big&quot; &lt;chart> &amp; more" width="1200" height="800" loading="lazy">`,
+    );
+    expect(inlineImageTag({ alt_text: '', width: null, height: null }, URL_)).toBe(`<img src="${URL_}" alt="" loading="lazy">`);
+  });
+
+  it('goes in as a paragraph of its own where the caret is, or in place of the selection, the caret after it', () => {
+    expect(insertBlock('', 0, 0, '<img>')).toEqual({ text: '<img>\n', caret: 5 });
+    expect(insertBlock('First.\n\nSecond.', 6, 6, '<img>')).toEqual({ text: 'First.\n\n<img>\n\nSecond.', caret: 13 });
+    expect(insertBlock('Keep this. Drop this. And this.', 11, 22, '<img>')).toEqual({ text: 'Keep this.\n\n<img>\n\nAnd this.', caret: 17 });
+    expect(insertBlock('End.', 4, 4, '<img>')).toEqual({ text: 'End.\n\n<img>\n', caret: 11 });
+  });
+
+  it('keeps its size and lazy loading through the shaping of Markdown and HTML alike', async () => {
+    const tag = inlineImageTag({ alt_text: 'A chart', width: 1200, height: 800 }, URL_);
+    for (const format of ['markdown', 'html'] as const) {
+      const { content } = await shapePostContent(insertBlock('Before.', 7, 7, tag).text, format);
+      expect(content).toContain(`<img src="${URL_}" alt="A chart" width="1200" height="800" loading="lazy" />`);
+    }
   });
 });
