@@ -1,10 +1,17 @@
 /**
  * The client calendar page (/client-calendar#<token>), in the browser: reads what the link shows through the
  * public API (`client_calendar`, as anon: the token is the only key, and the database refuses any unknown,
- * expired or revoked one alike) and lays the posts out by day in the site's time zone. No supabase-js: one
- * request with the public anon key.
+ * expired or revoked one alike) and lays the posts out by day in the site's time zone. A public page stays light
+ * (a few KB of script, no React, no supabase-js, no zod): one request with the public anon key, and the answer's
+ * shape checked here by hand.
  */
-import { ClientCalendarSchema, ClientLinkTokenSchema, type ClientCalendar } from '../schemas/client-calendar.ts';
+
+/** What a valid link shows: the site, the link's own name and end, and the posts going out. */
+export interface ClientCalendar {
+  site: { name: string; time_zone: string };
+  link: { label: string; expires_at: string };
+  posts: { title: string; published_at: string; queued: boolean }[];
+}
 
 export type ClientCalendarAnswer =
   | { kind: 'shown'; calendar: ClientCalendar }
@@ -16,10 +23,23 @@ export type ClientCalendarAnswer =
 /** What the page says when the address has no token (a link cut short when it was pasted). */
 export const INCOMPLETE_LINK = 'This link is incomplete: open the whole link you were sent, including everything after "#".';
 
-/** The token after `#`, or null when it cannot be one. */
+/** The token after `#` (32 random bytes in base64url), or null when it cannot be one. */
 export function tokenFromHash(hash: string): string | null {
   const token = hash.replace(/^#/, '').trim();
-  return ClientLinkTokenSchema.safeParse(token).success ? token : null;
+  return /^[A-Za-z0-9_-]{43}$/.test(token) ? token : null;
+}
+
+const isText = (value: unknown): value is string => typeof value === 'string';
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The answer of `client_calendar` as the page shows it, or null when it has another shape. */
+export function readClientCalendar(body: unknown): ClientCalendar | null {
+  if (!isRecord(body) || !isRecord(body.site) || !isRecord(body.link) || !Array.isArray(body.posts)) return null;
+  const { site, link, posts } = body;
+  if (!isText(site.name) || !isText(site.time_zone) || !isText(link.label) || !isText(link.expires_at)) return null;
+  const read = posts.map((post) => (isRecord(post) && isText(post.title) && isText(post.published_at) && typeof post.queued === 'boolean' ? { title: post.title, published_at: post.published_at, queued: post.queued } : null));
+  if (read.includes(null)) return null;
+  return { site: { name: site.name, time_zone: site.time_zone }, link: { label: link.label, expires_at: link.expires_at }, posts: read as ClientCalendar['posts'] };
 }
 
 /** Asks the backend what the link shows. */
@@ -36,11 +56,10 @@ export async function loadClientCalendar(token: string, backend: { url: string; 
   }
   const body: unknown = await response.json().catch(() => null);
   if (response.ok) {
-    const parsed = ClientCalendarSchema.safeParse(body);
-    return parsed.success ? { kind: 'shown', calendar: parsed.data } : { kind: 'failed' };
+    const calendar = readClientCalendar(body);
+    return calendar ? { kind: 'shown', calendar } : { kind: 'failed' };
   }
-  const refused = body && typeof body === 'object' && (body as { code?: unknown }).code === '28000';
-  return refused ? { kind: 'refused', message: String((body as { message?: unknown }).message) } : { kind: 'failed' };
+  return isRecord(body) && body.code === '28000' && isText(body.message) ? { kind: 'refused', message: body.message } : { kind: 'failed' };
 }
 
 /** One day of the calendar: its date in the site's zone, and its posts in time order. */

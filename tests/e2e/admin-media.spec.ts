@@ -79,6 +79,16 @@ test('an editor uploads two images, describes one and makes it a post\'s feature
   await picker.getByRole('button', { name: 'Use this image' }).click();
   await expect(picker).toBeHidden();
   await expect(featured).toContainText(`${marker} a wide teal banner`);
+
+  // The same image in the text, where the caret is: with its alt text and size, shown by the preview.
+  const content = page.getByLabel('Content *');
+  await content.focus();
+  await content.press('End');
+  await page.getByRole('button', { name: 'Insert image from library' }).click();
+  await picker.getByRole('button', { name: new RegExp(`${marker}-wide\\.png`) }).click();
+  await picker.getByRole('button', { name: 'Use this image' }).click();
+  await expect(content).toHaveValue(new RegExp(`^A post with a featured image\\.\\n\\n<img src="[^"]+" alt="${marker} a wide teal banner" width="64" height="40" loading="lazy">\\n$`));
+  await expect(page.getByRole('region', { name: 'Preview' }).getByRole('img', { name: `${marker} a wide teal banner` }).last()).toHaveAttribute('width', '64');
   await page.getByRole('button', { name: 'Save Draft' }).click();
   await expect(page).toHaveURL(/\/admin\/blog\/edit\/[0-9a-f-]{36}$/);
   await expect(featured).toContainText(`${marker} a wide teal banner`);

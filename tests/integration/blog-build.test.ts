@@ -243,7 +243,7 @@ describe('the evergreen blog, built with and without the database', () => {
     expect(build.status, build.output).toBe(0);
     expect(build.output).toContain('BLOG_USE_SNAPSHOT=1');
     // The same page. Only asset file names may differ: the islands' code carries the backend's URL (the
-    // switcher checks for a stored session under its key), and this build was pointed at an unreachable one.
+    // header checks for a stored session under its key), and this build was pointed at an unreachable one.
     const withoutHashes = (html: string) => html.replace(/(\/_astro\/[\w.-]+?)\.[\w-]{8}\.(js|css)/g, '$1.$2');
     expect(withoutHashes(pageHtml('/blog', join(work, 'snapshot')))).toBe(withoutHashes(pageHtml('/blog', live)));
   }, BUILD_TIMEOUT);

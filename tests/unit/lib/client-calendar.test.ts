@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calendarDays, tokenFromHash } from '../../../src/lib/client-calendar.ts';
+import { calendarDays, readClientCalendar, tokenFromHash } from '../../../src/lib/client-calendar.ts';
 import { clientLinkState, clientLinkUrl } from '../../../src/lib/back-office/client-calendar-links.ts';
 import { ClientLinkInputSchema } from '../../../src/schemas/client-calendar.ts';
 
@@ -10,6 +10,15 @@ describe('the client calendar page', () => {
     expect(tokenFromHash(`#${TOKEN}`)).toBe(TOKEN);
     expect(tokenFromHash(`#${TOKEN} `)).toBe(TOKEN);
     for (const hash of ['', '#', `#${TOKEN.slice(1)}`, `#${TOKEN}x`, `#${TOKEN.slice(1)}/`, '#access_token=abc']) expect(tokenFromHash(hash)).toBeNull();
+  });
+
+  it('reads the answer it knows the shape of, and nothing else', () => {
+    const answer = { site: { name: 'Acme', time_zone: 'America/Chicago' }, link: { label: 'Owners', expires_at: '2026-12-29T00:00:00Z' }, posts: [{ title: 'A', published_at: '2026-12-02T15:00:00Z', queued: true }] };
+    expect(readClientCalendar(answer)).toEqual(answer);
+    expect(readClientCalendar({ ...answer, extra: 'ignored', site: { ...answer.site, id: 'x' } })).toEqual(answer);
+    for (const bad of [null, [], 'text', { ...answer, posts: [{ title: 'A', published_at: 5, queued: true }] }, { ...answer, posts: [{ title: 'A', published_at: 'x' }] }, { ...answer, site: null }, { ...answer, link: { label: 'Owners' } }]) {
+      expect(readClientCalendar(bad)).toBeNull();
+    }
   });
 
   it("lays the posts out by day in the site's zone, not the reader's", () => {
