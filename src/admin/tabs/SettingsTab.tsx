@@ -120,14 +120,14 @@ export default function SettingsTab({ organization }: AdminTabProps) {
 
   return (
     <div className="space-y-6">
-      <form ref={formRef} onSubmit={save} noValidate className="space-y-6">
-        {/* The only Save stays in view while the long form scrolls. */}
-        <div className="sticky top-0 z-10 -mx-2 flex flex-wrap items-center justify-between gap-3 bg-background/95 px-2 py-2 backdrop-blur">
-          <h2 className="text-2xl font-semibold">System Settings</h2>
-          <Button type="submit" disabled={saving}>
-            {saving ? 'Saving...' : 'Save Settings'}
-          </Button>
-        </div>
+      {/* The form's only Save stays in view down to the foot of the page (the cards below it save on their own). */}
+      <div className="sticky top-0 z-10 -mx-2 flex flex-wrap items-center justify-between gap-3 bg-background/95 px-2 py-2 backdrop-blur">
+        <h2 className="text-2xl font-semibold">System Settings</h2>
+        <Button type="submit" form="organization-settings" disabled={saving}>
+          {saving ? 'Saving...' : 'Save Settings'}
+        </Button>
+      </div>
+      <form id="organization-settings" ref={formRef} onSubmit={save} noValidate className="space-y-6">
         <div className="grid gap-6 md:grid-cols-2">
           {CARDS.map((card) => (
             <Card key={card.title}>
