@@ -203,3 +203,19 @@ test("an admin makes a client calendar link; signed out, it shows the site's upc
   await expect(client.getByRole('alert')).toContainText('This link is incomplete');
   await client.context().close();
 });
+
+test("the editor's preview dates a post in its organization's time zone: 10:30 PM in Chicago is that day, not UTC's next", async ({ page }) => {
+  // Board Client's queue is in America/Chicago (beforeAll); 04:30 UTC on December 10 is 10:30 PM there on December 9.
+  const { data: post, error } = await service
+    .from('blog_posts')
+    .insert({ organization_id: own.organization.id, title: 'Late in Chicago', slug: 'late-in-chicago', content: '<p>Late.</p>', status: 'scheduled', published_at: '2030-12-10T04:30:00Z' })
+    .select('id')
+    .single();
+  expect(error).toBeNull();
+  await signInAsAdmin(page, own.admin.email);
+  await page.goto('/admin/sites');
+  await rowOf(page, own.organization.id).getByRole('button', { name: 'Open Board Client' }).click();
+  await expect(page.getByLabel('Managing')).toHaveValue(own.organization.id);
+  await page.goto(`/admin/blog/edit/${post!.id}`);
+  await expect(page.getByRole('region', { name: 'Preview' }).locator('time[datetime="2030-12-10T04:30:00.000Z"]')).toHaveText('December 9, 2030');
+});
