@@ -1,6 +1,6 @@
 /**
  * The site's own pictures: illustrations drawn as SVG (`source/`) and rasterized to 2400 px JPEGs with sharp,
- * which `astro:assets` turns into AVIF and WebP variants at build (see the README, "Site pictures").
+ * which `astro:assets` turns into AVIF and WebP variants at build (see docs/features.md, "Pictures, all self-hosted").
  */
 import heroDashboard from './hero-dashboard.jpg';
 import teamPlanning from './team-planning.jpg';
