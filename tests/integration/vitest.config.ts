@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // The list, not worker-env.ts: that module starts a worker's backend when it is imported.
+import HeaviestFirst from './support/heaviest-first.ts';
 import { SUITE_HASH_COST, WORKER_BACKENDS } from './support/worker-backends.ts';
 
 // Integration tests talk to real services (the local backend, functions over HTTP). Four files run at a time,
@@ -14,6 +15,8 @@ export default defineConfig({
     include: ['tests/integration/**/*.test.ts'],
     fileParallelism: true,
     maxWorkers: WORKER_BACKENDS.length,
+    // The files that take minutes start first (support/heaviest-first.ts).
+    sequence: { sequencer: HeaviestFirst },
     globalSetup: ['tests/integration/support/worker-backends.ts'],
     setupFiles: ['tests/integration/support/worker-env.ts'],
     // A local rebuild runs a whole site build; tests that exercise rebuilds set their own window, hook and
