@@ -15,6 +15,7 @@ import { Agent, createServer, request, type IncomingHttpHeaders, type IncomingMe
 import { connect } from 'node:net';
 import { pipeline, type Duplex } from 'node:stream';
 import { bodyTooLargeText, FUNCTION_BODY_LIMIT_BYTES } from '../../src/lib/server/http.ts';
+import type { AssetCache } from './asset-cache.ts';
 import { passableHeaders } from './unparsable-content-type.ts';
 
 /** Headers about one connection, not the message: never forwarded (RFC 9110 section 7.6.1). */
@@ -63,8 +64,11 @@ function endToEndHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
 }
 
-/** Forwards a complete request to the upstream server and streams its answer back. */
-function forward(req: IncomingMessage, body: Buffer, res: ServerResponse, upstream: { port: number; agent: Agent }): void {
+/**
+ * Forwards a complete request to the upstream server and streams its answer back; an answer the asset cache
+ * wants is also collected and given to it once complete.
+ */
+function forward(req: IncomingMessage, body: Buffer, res: ServerResponse, upstream: Upstream): void {
   const hasBody = body.length > 0 || req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
   const outgoing = request(
     {
@@ -76,7 +80,13 @@ function forward(req: IncomingMessage, body: Buffer, res: ServerResponse, upstre
       headers: { ...passableHeaders(forwardedHeaders(req), hasBody), ...(hasBody && { 'content-length': String(body.length) }) },
     },
     (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEndHeaders(answer.headers));
+      const headers = endToEndHeaders(answer.headers);
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
+      if (upstream.assets?.wants(req) && answer.statusCode === 200) {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => upstream.assets!.keep(req, 200, answer.statusMessage, headers, Buffer.concat(chunks)));
+      }
       pipeline(answer, res, () => {});
     },
   );
@@ -115,10 +125,20 @@ function tunnel(req: IncomingMessage, socket: Duplex, head: Buffer, port: number
   socket.on('error', () => upstream.destroy());
 }
 
-/** The proxy to the server on 127.0.0.1:`upstreamPort`; call `listen` on it. */
-export function createBodyLimitProxy(upstreamPort: number, limit: number = FUNCTION_BODY_LIMIT_BYTES): Server {
-  const upstream = { port: upstreamPort, agent: new Agent({ keepAlive: true }) };
+/** Where requests go on: the server's port, a kept-alive agent, and the asset cache in front of it (serve only). */
+interface Upstream { port: number; agent: Agent; assets?: AssetCache }
+
+/**
+ * The proxy to the server on 127.0.0.1:`upstreamPort`; call `listen` on it. `assets`: answer the built site's
+ * `_astro/` files from the asset cache (asset-cache.ts) once netlify-cli has served them.
+ */
+export function createBodyLimitProxy(upstreamPort: number, { limit = FUNCTION_BODY_LIMIT_BYTES, assets }: { limit?: number; assets?: AssetCache } = {}): Server {
+  const upstream: Upstream = { port: upstreamPort, agent: new Agent({ keepAlive: true }), assets };
   const server = createServer((req, res) => {
+    if (assets?.answer(req, res)) {
+      req.resume();
+      return;
+    }
     readBody(req, limit).then(
       (body) => (body === null ? tooLarge(res, limit) : forward(req, body, res, upstream)),
       () => res.destroy(),

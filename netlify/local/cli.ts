@@ -33,11 +33,12 @@ import { localSiteOrganizationSlug } from '../../src/lib/shown-organization.ts';
 import { isLoopbackUrl, requestRebuild } from '../../src/lib/server/rebuilds.ts';
 import { serviceClient } from '../../src/lib/server/service-client.ts';
 import { serviceSupabaseConfig } from '../../src/lib/server/service-config.ts';
+import { createAssetCache } from './asset-cache.ts';
 import { createBodyLimitProxy } from './body-limit-proxy.ts';
 import { configureBuildHook, removeBuildHook, restoreBuildHook, startBuildHook, type BuildHook } from './build-hook.ts';
 import { refreshAstroDev } from './dev-refresh.ts';
 import { schedulerDisabled, startScheduler, type Scheduler } from './scheduler.ts';
-import { buildSite } from './site-build.ts';
+import { buildSite, distFolder } from './site-build.ts';
 
 const NETLIFY = join(import.meta.dirname, '../../node_modules/.bin/netlify');
 /** Keeps each function's instance between invocations, as Netlify does (warm-functions.ts). */
@@ -120,7 +121,8 @@ function signalGroup(signal: NodeJS.Signals): void {
     // The group has no process left.
   }
 }
-const proxy = createBodyLimitProxy(internalPort);
+// Serving the built site, the proxy also answers its `_astro/` files as Netlify's CDN would, once served (asset-cache.ts).
+const proxy = createBodyLimitProxy(internalPort, { assets: command === 'serve' ? createAssetCache(distFolder()) : undefined });
 
 let exited = false;
 let scheduler: Scheduler | undefined;

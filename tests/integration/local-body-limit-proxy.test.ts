@@ -36,7 +36,7 @@ beforeAll(async () => {
     socket.end('HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: upgrade\r\n\r\n');
   });
   await listening(upstream);
-  proxy = createBodyLimitProxy(portOf(upstream), LIMIT);
+  proxy = createBodyLimitProxy(portOf(upstream), { limit: LIMIT });
   await listening(proxy);
   base = `http://127.0.0.1:${portOf(proxy)}`;
 });
@@ -99,7 +99,7 @@ describe('the body-limit proxy', () => {
   });
 
   it('answers 502 when nothing listens upstream', async () => {
-    const orphan = createBodyLimitProxy(1, LIMIT);
+    const orphan = createBodyLimitProxy(1, { limit: LIMIT });
     await listening(orphan);
     const response = await fetch(`http://127.0.0.1:${portOf(orphan)}/`);
     expect(response.status).toBe(502);
