@@ -18,7 +18,7 @@
  *    reached the build hook (a local HTTP server that counts each change in the calls' `trigger_title`), and once
  *    more. Figures: changes never sent to the hook, changes sent to it twice (budget 0 each), and the time from the
  *    crash until the last change reached the hook (the lease is two minutes: migration
- *    20261207000100_build_queue_leases.sql).
+ *    20261129001300_build_queue_leases.sql).
  * 3. IndexNow through a crash between claim and send: sites whose deploy went live with new posts; for each, a
  *    function instance submits what the deploy made live (submitLiveChanges, as the deploy notification does) and
  *    is killed once the submission is claimed, before its call to the engine leaves it. While the lease runs the
@@ -26,7 +26,7 @@
  *    function's retries (retryDueSubmissions) send the submission once the lease is over, to INDEXNOW_ENDPOINT (a
  *    local HTTP server that counts each address per site key). Figures: post addresses never submitted,
  *    addresses submitted twice (budget 0 each), and the time from the crash until the last address was submitted
- *    (migration 20261207000200_indexnow_leases.sql).
+ *    (migration 20261129001400_indexnow_leases.sql).
  * Rows are only ever made and changed through the product's functions and the tables' public API, never aged:
  * the lease is waited for in real time, once for all the crashes.
  */

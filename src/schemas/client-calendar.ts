@@ -1,5 +1,5 @@
 /**
- * Client calendar links (migration 20261207002200_client_calendar_links.sql, whose checks these bounds mirror):
+ * Client calendar links (migration 20261129003400_client_calendar_links.sql, whose checks these bounds mirror):
  * what an admin gives to make one. (The signed-out page reads its answer without zod: src/lib/client-calendar.ts.)
  */
 import { z } from './zod.ts';

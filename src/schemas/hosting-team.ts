@@ -1,6 +1,6 @@
 /**
  * A hosting team: the sites that share one Netlify team, and so one pool of credits (migration
- * 20261206000100_hosting_teams.sql, whose CHECK constraints these bounds mirror). What the database answers about a
+ * 20261129001100_hosting_teams.sql, whose CHECK constraints these bounds mirror). What the database answers about a
  * site's budget (`site_deploy_status().budget`, `hosting_team_usage()`) is typed here too.
  */
 import { z } from './zod.ts';

@@ -178,18 +178,33 @@ async function bootstrapIfNew(client: pg.Client, dataDir: string): Promise<boole
   return true;
 }
 
-/** Applies the migrations not yet recorded, in file-name order; returns their versions. */
+/**
+ * Applies the migrations not yet recorded, in file-name order; returns their versions. A migration whose
+ * version is new but whose name is recorded under a version no file has any more was renamed (its version moved
+ * back to the calendar, see docs/deploying.md): its record takes the new version and it is not applied again,
+ * as `supabase migration repair` does on a hosted database.
+ */
 async function applyMigrations(client: pg.Client, dir: string): Promise<string[]> {
   if (!(await isDirectory(dir))) return [];
-  const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
-  const { rows } = await client.query<{ version: string }>('select version from supabase_migrations.schema_migrations');
+  const migrations = (await readdir(dir))
+    .filter((file) => file.endsWith('.sql'))
+    .sort()
+    .flatMap((file) => {
+      const match = /^([^_]+)_?(.*)\.sql$/.exec(file);
+      return match ? [{ file, version: match[1]!, name: match[2]! }] : [];
+    });
+  const { rows } = await client.query<{ version: string; name: string | null }>('select version, name from supabase_migrations.schema_migrations');
   const done = new Set(rows.map((r) => r.version));
+  const versions = new Set(migrations.map((m) => m.version));
+  const renamedFrom = new Map(rows.filter((r) => r.name && !versions.has(r.version)).map((r) => [r.name!, r.version]));
   const applied: string[] = [];
-  for (const file of files) {
-    const match = /^([^_]+)_?(.*)\.sql$/.exec(file);
-    if (!match) continue;
-    const [, version = '', name = ''] = match;
+  for (const { file, version, name } of migrations) {
     if (done.has(version)) continue;
+    const previous = renamedFrom.get(name);
+    if (previous) {
+      await client.query('update supabase_migrations.schema_migrations set version = $1 where version = $2', [version, previous]);
+      continue;
+    }
     await runInTransaction(client, join(dir, file), {
       checkReservedRoles: true,
       after: async (sql) => {

@@ -16,7 +16,7 @@
 -- 1. THE ARRIVAL'S STATUS
 
 /**
- * Stores an arriving post: as in 20261202000100_wordpress_posts.sql, except that `future` asked of a new post or
+ * Stores an arriving post: as in 20261129000400_wordpress_posts.sql, except that `future` asked of a new post or
  * a draft follows the organization's choice for arrivals (see the banner).
  */
 create or replace function public.upsert_webhook_post(

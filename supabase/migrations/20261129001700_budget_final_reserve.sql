@@ -5,7 +5,7 @@
 -- leaving some sites without a last build (found by npm run bench:budget: a 30-site team). Before the final hours
 -- the pace now allows at most the budget less what is kept.
 
-/** A site's build budget now (see 20261206000100_hosting_teams.sql); the kept builds are kept until the final hours. */
+/** A site's build budget now (see 20261129001100_hosting_teams.sql); the kept builds are kept until the final hours. */
 create or replace function private.site_budget(p_organization_id uuid) returns jsonb
 language plpgsql stable set search_path = ''
 as $$

@@ -14,7 +14,7 @@
 --   skipped      no usable hook (its changes wait again once a hook is set)
 -- A request is waiting (batch_id null), or carried by the send batch_id names; it waits again when that send's
 -- hook failed and its retry time has come, when its lease ran out, or when no build started in time. The rules of
--- 20261207000100_build_queue_leases.sql are kept: a claim re-checks each request under its locks, so no request
+-- 20261129001300_build_queue_leases.sql are kept: a claim re-checks each request under its locks, so no request
 -- goes into two sends; a send that died before its hook call is sent again after the lease, where builds report
 -- and where they do not; a failing hook backs off (1, 2, 4, 8, 16, 30 minutes) and stops after
 -- private.build_retries() failures in a row; adding a hook builds what waited.
@@ -35,7 +35,7 @@ create table public.site_rebuild_sends (
   finished_at timestamptz
 );
 comment on table public.site_rebuild_sends is
-  'Each send of an organization''s waiting changes to its build hook, and what became of it (see migration 20261207000800).';
+  'Each send of an organization''s waiting changes to its build hook, and what became of it (see migration 20261129002000).';
 comment on column public.site_rebuild_sends.hook_failures is 'Failed hook calls of the organization in a row, this one included.';
 create index site_rebuild_sends_organization_idx on public.site_rebuild_sends (organization_id, claimed_at desc);
 create index site_rebuild_sends_deploy_idx on public.site_rebuild_sends (deploy_id) where deploy_id is not null;
@@ -286,7 +286,7 @@ end;
 $$;
 
 /**
- * Records what a build reported (as in 20261130000100_build_queue.sql: `building` creates the row, `succeeded`
+ * Records what a build reported (as in 20261129000200_build_queue.sql: `building` creates the row, `succeeded`
  * or `failed` finishes it, never reopened; a failed build queues its retry with a growing backoff), and on the
  * send whose hook call started it: the organization's latest send claimed before the build started (give or take
  * the clock slack) and not yet matched to a build becomes `started`, then `succeeded` or `failed` with it.

@@ -4,7 +4,7 @@
 -- out at the same time (a queue slot of several posts, posts_per_slot) go out in one build. Each site now also
 -- says how many distinct times its scheduled posts go out this cycle: the builds they need.
 
-/** As in 20261206000100_hosting_teams.sql, each site also with `scheduled_slots_in_cycle`. */
+/** As in 20261129001100_hosting_teams.sql, each site also with `scheduled_slots_in_cycle`. */
 create or replace function private.hosting_team_usage(p_organization_id uuid) returns jsonb
 language sql stable security definer set search_path = ''
 as $$

@@ -3,7 +3,7 @@
 -- and a post already published may be given another past time; before, the time was dropped and the post dated
 -- now. A publish at a time ahead is a future post (the API sends those as `future`). Where arrivals wait for
 -- review or the queue, the post waits as before and goes out when an editor or the queue publishes it.
--- private.store_arrived_post is otherwise as 20261207000600_one_argument_arrival.sql made it.
+-- private.store_arrived_post is otherwise as 20261129001800_one_argument_arrival.sql made it.
 
 create or replace function private.store_arrived_post(p_organization_id uuid, p_arrival jsonb) returns jsonb
 language plpgsql volatile security definer set search_path = ''

@@ -164,7 +164,7 @@ $$;
 revoke execute on function public.trash_arrived_post(uuid, uuid, uuid, boolean, integer, boolean) from public, anon, authenticated;
 grant execute on function public.trash_arrived_post(uuid, uuid, uuid, boolean, integer, boolean) to service_role;
 
--- The audit log names the trash; otherwise as 20261202000100_wordpress_posts.sql made it.
+-- The audit log names the trash; otherwise as 20261129000400_wordpress_posts.sql made it.
 create or replace function private.log_post_change() returns trigger
 language plpgsql security definer set search_path = ''
 as $$

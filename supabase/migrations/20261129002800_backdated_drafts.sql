@@ -2,7 +2,7 @@
 -- `pending`, an imported article's own) keeps it, and a tool that later publishes it without another time
 -- publishes it at that time (where arrivals are published at once); a post unpublished before keeps its first
 -- publication time the same way, as WordPress keeps a post's date. A time ahead on a draft is kept too and used
--- only once it has passed. An editor publishing in the back office chooses the time there, as before. private.store_arrived_post is otherwise as 20261207001200_backdated_arrivals.sql
+-- only once it has passed. An editor publishing in the back office chooses the time there, as before. private.store_arrived_post is otherwise as 20261129002400_backdated_arrivals.sql
 -- made it.
 
 create or replace function private.store_arrived_post(p_organization_id uuid, p_arrival jsonb) returns jsonb

@@ -2,7 +2,7 @@
 -- organization has a build hook (`build_hook_set`), never the hook itself (whoever knows it can start builds).
 -- Without one, the back office says from the first change that nothing reaches the site until an admin sets it,
 -- instead of estimating a build that never comes and offering a Retry that cannot help. Otherwise as
--- 20261207000800_one_record_per_send.sql made it.
+-- 20261129002000_one_record_per_send.sql made it.
 
 create or replace function private.site_deploy_status(p_organization_id uuid) returns jsonb
 language sql stable security definer set search_path = ''

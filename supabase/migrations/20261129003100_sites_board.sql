@@ -64,4 +64,4 @@ as $$ select private.sites_board() $$;
 revoke execute on function public.sites_board() from public, anon;
 grant execute on function public.sites_board() to authenticated;
 comment on function public.sites_board() is
-  'The sites board: one row per organization the caller is an active member of, with its state and figures (see 20261207001900_sites_board.sql).';
+  'The sites board: one row per organization the caller is an active member of, with its state and figures (see 20261129003100_sites_board.sql).';

@@ -164,7 +164,7 @@ begin
 end;
 $$;
 
--- The board: as 20261207001900_sites_board.sql made it, the status read without checking again the membership
+-- The board: as 20261129003100_sites_board.sql made it, the status read without checking again the membership
 -- its own join has just checked.
 create or replace function private.sites_board() returns jsonb
 language sql stable security definer set search_path = ''

@@ -1,6 +1,6 @@
 /**
  * Client calendar links (public.create_client_calendar_link, revoke_client_calendar_link, client_calendar;
- * migration 20261207002200_client_calendar_links.sql) against the worker's seeded backend, on an organization of
+ * migration 20261129003400_client_calendar_links.sql) against the worker's seeded backend, on an organization of
  * its own: an admin makes a link (its token answered once, only its hash kept), anyone holding it reads the site's
  * upcoming posts (titles, times, queued or not) without signing in, and the making, the opening (once an hour) and
  * the revoking are logged. As an attacker: editors, viewers, other organizations' admins, the anon key and a

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createClient } from '@supabase/supabase-js';
@@ -99,6 +99,19 @@ describe('CLI', () => {
       '20260101000000',
       '20260102000000',
     ]);
+  });
+
+  it('takes a migration moved to an earlier version as the one it recorded: its record is renamed, it is not applied again', async () => {
+    expect(cli('stop').status).toBe(0);
+    // `alter table … add column title` would fail if it ran again (the column exists).
+    renameSync(join(migrations, '20260102000000_add_note_title.sql'), join(migrations, '20260101120000_add_note_title.sql'));
+    const started = cli('start');
+    expect(started.status, started.stderr).toBe(0);
+    expect(await query('select version, name from supabase_migrations.schema_migrations order by 1')).toEqual([
+      { version: '20260101000000', name: 'create_notes' },
+      { version: '20260101120000', name: 'add_note_title' },
+    ]);
+    expect(await query('select count(*)::int as n from public.notes')).toEqual([{ n: 1 }]);
   });
 
   it('mail lists the outbox, filtered by --to', async () => {

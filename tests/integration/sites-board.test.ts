@@ -1,5 +1,5 @@
 /**
- * The sites board's read (public.sites_board, migration 20261207001900_sites_board.sql) against the worker's
+ * The sites board's read (public.sites_board, migration 20261129003100_sites_board.sql) against the worker's
  * seeded backend: a person in two organizations gets one row per site with their role there and each site's
  * figures as the tables hold them; a deactivated membership drops its site; and as an attacker: the anon key,
  * a session Auth issued without the app's sign-in, and a member of one organization get nothing of another,

@@ -1,6 +1,6 @@
 /**
  * The calendar across sites (public.sites_calendar, public.move_post_to_day; migration
- * 20261207002000_sites_calendar.sql) against the worker's seeded backend, on an organization of its own with a
+ * 20261129003200_sites_calendar.sql) against the worker's seeded backend, on an organization of its own with a
  * publishing queue of one post a day: a person sees the scheduled and queued posts of their sites in a range,
  * titles and times only; an editor moves a queued post to another day (it takes that day's slot, the queue
  * re-flows, the move is logged) and a post at a time of its own to another day (its time of day kept). As an

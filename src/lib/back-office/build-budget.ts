@@ -1,5 +1,5 @@
 /**
- * The hosting team's build budget as the back office tells it (migration 20261206000100_hosting_teams.sql decides
+ * The hosting team's build budget as the back office tells it (migration 20261129001100_hosting_teams.sql decides
  * it; `src/schemas/hosting-team.ts` types it): Settings' figures of the billing cycle (deploys and credits per site
  * and in all), the forecast by the cycle's end without pacing, what more credits would buy, the team's figures as a
  * form, and what an admin's Build now costs. The cycle is the team's in UTC, so its dates are said in UTC too: a

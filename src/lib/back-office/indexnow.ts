@@ -2,7 +2,7 @@
  * Search engine notifications (IndexNow) as the Settings tab shows them: whether they are on, the key the site
  * serves, and the submission log, newest first (what a live deploy changed, the engine's answer, the tries). Admins
  * switch them and rotate the key through `set_indexnow` (the database checks the caller; see the migration
- * 20261203000100_indexnow.sql); the site's next build serves a new key.
+ * 20261129000500_indexnow.sql); the site's next build serves a new key.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 

@@ -3,7 +3,7 @@
  * belongs to, by week or by month, in the person's own time zone, each site in its colour and with its own zone
  * shown. `sites_calendar(from, to)` answers the sites and the posts of a range in one call; editors and admins
  * move a post to another day with `move_post_to_day` (a queued post to its queue's first slot on that day, the
- * queue re-flowing; a post at a time of its own keeps its time of day). Migration 20261207002000_sites_calendar.sql.
+ * queue re-flowing; a post at a time of its own keeps its time of day). Migration 20261129003200_sites_calendar.sql.
  */
 import { TZDate } from '@date-fns/tz';
 import type { SupabaseClient } from '@supabase/supabase-js';

@@ -1,7 +1,7 @@
 /**
  * Who a publishing tool is: HTTP Basic credentials (the member's e-mail or user name, and an application password:
  * WordPress's scheme) checked by `authenticate_application_password` in Postgres (migration
- * 20261201000100_application_passwords.sql), which applies the sign-in lockout, counts a wrong or revoked
+ * 20261129000300_application_passwords.sql), which applies the sign-in lockout, counts a wrong or revoked
  * password as a wrong sign-in and notes a right one's use. Only the service role may ask, so this runs in
  * functions.
  */

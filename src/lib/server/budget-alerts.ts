@@ -1,7 +1,7 @@
 /**
  * The mails that warn a hosting team's admins before its build budget is spent: one at 80% of the cycle's build
  * share and one at 95% (the database answers each team once per cycle and level: `claim_budget_alerts`, migration
- * 20261206000100_hosting_teams.sql). The scheduler sends them every minute, so a warning goes out within a minute
+ * 20261129001100_hosting_teams.sql). The scheduler sends them every minute, so a warning goes out within a minute
  * of the build that crossed the line.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';

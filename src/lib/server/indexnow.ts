@@ -1,14 +1,14 @@
 /**
  * IndexNow: search engines hear of a change once it is live. One call reaches Bing, Yandex, Seznam, Naver and
  * Yep (https://www.indexnow.org/documentation). The database notes every change visitors could see of a post
- * (migration 20261203000100_indexnow.sql); when a deploy reports success (deploy-events.mts, from Netlify or the
+ * (migration 20261129000500_indexnow.sql); when a deploy reports success (deploy-events.mts, from Netlify or the
  * local build hook), `submitLiveChanges` takes the changes made before that build started, turns them into the
  * addresses they touched (the post's page, /blog, its category's page and its tags' pages, old and new), records
  * one submission of at most 10,000 addresses and sends it with the key that deploy serves. A refused or unreachable
  * endpoint is recorded with its answer and tried again by the scheduler (`retryDueSubmissions`) after a backoff
  * that doubles; nothing here ever holds a publish or a build: callers log what throws.
  *
- * Nothing is lost to a crash (migration 20261207000200_indexnow_leases.sql): a submission is claimed under a
+ * Nothing is lost to a crash (migration 20261129001400_indexnow_leases.sql): a submission is claimed under a
  * two-minute lease, and one whose outcome was never recorded (the function died before the engine answered, or
  * the backend was out of reach when it did) is due again once the lease is over. A submission that cannot be sent
  * (no key, no address IndexNow accepts) is recorded as such, with the reason, instead of being read every minute.

@@ -5,7 +5,7 @@
  * 1. `arrivalFields`: the body shaped by post-content.ts (the author's Markdown or HTML kept, the sanitized HTML
  *    and reading time derived; nothing left after sanitizing is refused with the field named), the category name
  *    mapped to the organization's category it means (category-match.ts), the category's slug.
- * 2. `storeArrival`: ONE call to Postgres, `receive_arrival` (migration 20261207000600) with one object, which in
+ * 2. `storeArrival`: ONE call to Postgres, `receive_arrival` (migration 20261129001800) with one object, which in
  *    one transaction checks the sender again (the webhook's token, or an application password whose member may
  *    publish), applies the duplicate gate and the organization's choice for arrivals (publish, draft, queue),
  *    stores the post (revision and audit entry by trigger, naming the password's member and name), records the
@@ -205,7 +205,7 @@ export interface ArrivalRecord {
   idempotencyKey?: string | null;
 }
 
-/** `receive_arrival`'s answer (migration 20261207000600). */
+/** `receive_arrival`'s answer (migration 20261129001800). */
 type Received =
   | { found: false }
   | {

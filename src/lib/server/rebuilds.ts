@@ -8,7 +8,7 @@
  *    20261123007000_rebuilds_from_database.sql). An admin's Retry records one through `requestRebuild`
  *    (`request_site_rebuild`), which also flushes that organization at once.
  * 2. A flush (`flushDueRebuilds`) asks Postgres (`claim_due_site_rebuilds`, migration
- *    20261130000100_build_queue.sql) for the organizations whose requests are due: a request waits, and no
+ *    20261129000200_build_queue.sql) for the organizations whose requests are due: a request waits, and no
  *    build of the organization is in flight (a deploy reports `building`, or a batch went to the hook and no
  *    build has started since). Everything waiting goes into one batch, so what arrives during a build goes
  *    into the next one, sent as soon as the running build reports its end. The claim records one send
@@ -17,14 +17,14 @@
  *    REBUILD_AT_ONCE=off holds every request until the newest is REBUILD_QUIET_WINDOW_MS old (the browser
  *    suite, whose server must not rebuild under it, holds its builds for the whole run).
  * 2b. Builds cost credits on Netlify's plans: the claim also asks the hosting team's budget (migration
- *    20261206000100_hosting_teams.sql). A team within its pace builds at once; ahead of it, changes wait for the
+ *    20261129001100_hosting_teams.sql). A team within its pace builds at once; ahead of it, changes wait for the
  *    next build the pace allows (all of them go into it); the sites with the fewest builds go first; once the
  *    cycle's share is spent, automatic builds stop. An admin's Build now or Retry (`manual`) builds anyway.
  * 2a. Failures recover by themselves: a hook call that failed is tried again after a growing backoff (1, 2, 4,
  *    8, 16, 30 minutes; then only a new change or Retry sends it), a batch claimed but never sent (the function
  *    died before its hook call) is sent again once its two-minute lease is over, a hook call whose build never
  *    started within ten minutes is sent again, a failed build queues a retry with a growing backoff. A claim
- *    never puts a request into two batches (migration 20261207000100_build_queue_leases.sql).
+ *    never puts a request into two batches (migration 20261129001300_build_queue_leases.sql).
  * 3. Whoever made the change flushes its organization right after it: the webhook after a delivery, the back
  *    office after a save (`POST /api/admin/send-due-rebuilds`, editors and admins), and the deploy
  *    notification of a build's end (deploy-events), so a change starts building within a second when nothing
