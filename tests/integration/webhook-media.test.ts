@@ -5,7 +5,7 @@
  *   file) and set as the post's featured image; a bad one is noted in the delivery log, the post is saved;
  * - image_url is fetched from public hosts only (the webhook refuses this machine's own addresses);
  * - set_webhook_author: the organization's admin picks an active editor or admin; everyone else is refused
- *   through /rest/v1/rpc and nothing changes.
+ *   through /rest/v1/rpc and nothing changes; a delivery credits the chosen author only while they still are one.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +13,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check, db, must, removeTestRows, SCALE_PRO, webhookRequest } from './support/webhook-backend.ts';
-import { anonClient, seed, signedInClient } from './support/db-fixtures.ts';
+import { anonClient, createMember, seed, signedInClient } from './support/db-fixtures.ts';
 import webhook from '../../netlify/functions/zimmwriter-webhook.mts';
 import { receiveDelivery } from '../../src/lib/server/webhook-delivery.ts';
 import { WebhookPayloadSchema } from '../../src/schemas/webhook.ts';
@@ -212,5 +212,33 @@ describe('set_webhook_author', () => {
     const { error } = await clients.admin.rpc('set_webhook_author', { p_organization_id: SCALE_PRO.id, p_author_id: null });
     expect(error).toBeNull();
     expect(await authorOf()).toBeNull();
+  });
+
+  it('credits the chosen author only while they are an active editor or admin: made a viewer, deactivated here or everywhere, the post has no author', async () => {
+    const member = await createMember('editor');
+    const membership = async (change: Record<string, unknown>) =>
+      check(await db.from('organization_memberships').update(change).eq('user_id', member.id).eq('organization_id', SCALE_PRO.id), 'membership');
+    const authorOfDelivery = async (name: string) => {
+      const slug = testSlug(name);
+      expect((await deliver(payload(slug))).status).toBe(201);
+      return must(await db.from('blog_posts').select('author_id').eq('organization_id', SCALE_PRO.id).eq('slug', slug).single(), 'post').author_id;
+    };
+    try {
+      expect(must(await clients.admin.rpc('set_webhook_author', { p_organization_id: SCALE_PRO.id, p_author_id: member.id }), 'set')).toBe(member.id);
+      expect(await authorOfDelivery('author-active')).toBe(member.id);
+      await membership({ role: 'viewer' });
+      expect(await authorOfDelivery('author-viewer')).toBeNull();
+      await membership({ role: 'editor', is_active: false });
+      expect(await authorOfDelivery('author-inactive')).toBeNull();
+      await membership({ is_active: true });
+      check(await db.from('profiles').update({ is_active: false }).eq('id', member.id), 'account');
+      expect(await authorOfDelivery('author-account-off')).toBeNull();
+      // Still the one chosen: made an active editor again, they are credited again.
+      check(await db.from('profiles').update({ is_active: true }).eq('id', member.id), 'account');
+      expect(await authorOfDelivery('author-back')).toBe(member.id);
+    } finally {
+      check(await db.from('webhook_integrations').update({ author_id: original }).eq('organization_id', SCALE_PRO.id), 'restore author');
+      await member.remove();
+    }
   });
 });
