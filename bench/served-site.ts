@@ -1,9 +1,9 @@
 /**
  * The production-like site the `pages`, `admin` and `webhook` areas measure: a separate local backend instance with the
  * project's migrations and seed (ports BENCH_API_PORT + 40 / BENCH_DB_PORT + 40, default 27561 / 27562), and
- * `netlify serve --offline`, which builds the site against it (as `npm run serve` does) and serves it with the
- * functions (BENCH_SERVE_PORT, default 27898; functions on the next port, the static server on
- * BENCH_STATIC_PORT, default 27300).
+ * the site served as `npm run serve` serves it (netlify/local/cli.ts: `netlify serve --offline` behind the body-limit
+ * proxy, which answers the built `_astro/` files again as Netlify's CDN would), built against that backend
+ * (BENCH_SERVE_PORT, default 27898; functions on the next port, the static server on BENCH_STATIC_PORT, default 27300).
  *
  * The site is built and served from a copy of the project in a temporary folder (the working tree's files,
  * node_modules linked), never from the project itself: a `npm run serve` running beside the benchmark keeps
@@ -91,8 +91,8 @@ export async function waitUntilServing(baseUrl: string, exited: () => string | u
 /**
  * Starts the backend and the served site, runs `measure` against it, and stops both whatever happens. By
  * default nothing rebuilds the site under the measurements (a quiet window of an hour, no scheduler); with
- * `asNpmRunServe` the site runs exactly as `npm run serve` runs it: behind netlify/local/cli.ts, with the
- * local scheduler and the default rebuild settings, so publishing rebuilds it.
+ * `asNpmRunServe` the site runs exactly as `npm run serve` runs it, with the local scheduler and the default
+ * rebuild settings, so publishing rebuilds it.
  */
 export async function withServedSite<T>(measure: (site: ServedSite) => Promise<T>, { asNpmRunServe = false } = {}): Promise<T> {
   // Copied first: a copy that fails then leaves no backend running.
@@ -121,9 +121,7 @@ export async function withServedSite<T>(measure: (site: ServedSite) => Promise<T
   const env = { ...process.env, ...functionEnv, BROWSER: 'none' };
   const args = ['--offline', '--port', String(servePort), '--functions-port', String(servePort + 1), '--staticServerPort', String(staticPort)];
   // Its own process group, so stopping it also stops the build and the servers it started.
-  const server = asNpmRunServe
-    ? spawn(process.execPath, [join(project, 'netlify/local/cli.ts'), 'serve', ...args], { cwd: project, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(join(project, 'node_modules/.bin/netlify'), ['serve', ...args], { cwd: project, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = spawn(process.execPath, [join(project, 'netlify/local/cli.ts'), 'serve', ...args], { cwd: project, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   let exit: string | undefined;
   server.stdout.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
