@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBlogRows } from '../../src/lib/site/posts.ts';
-import { astroBuild, DIST, ensureBuilt, hasPage, htmlFiles, netlifyFile, pageHtml, visibleText } from './support/built-site';
+import { astroBuild, BUILD_HOOK_TIMEOUT_MS, DIST, ensureBuilt, hasPage, htmlFiles, netlifyFile, pageHtml, visibleText } from './support/built-site';
 import { backend, seed, serviceClient, withDatabase } from './support/db-fixtures';
 
 const cardCount = (html: string) => (html.match(/<article class="flex flex-col overflow-hidden/g) ?? []).length;
@@ -29,7 +29,7 @@ describe('the scale-pro blog in dist/', () => {
   beforeAll(async () => {
     await ensureBuilt();
     slugs = await publishedSlugs(seed.scalePro);
-  });
+  }, BUILD_HOOK_TIMEOUT_MS);
 
   it('has a page per published post and no drafts, future posts or other organizations\' posts', async () => {
     expect(slugs.length).toBeGreaterThanOrEqual(16);
@@ -189,7 +189,6 @@ describe('an organization read at build time', () => {
 });
 
 /** A whole `astro build` takes 10-30 s on this machine. */
-const BUILD_TIMEOUT = 180_000;
 
 describe('the evergreen blog, built with and without the database', () => {
   const work = mkdtempSync(join(tmpdir(), 'blog-build-'));
@@ -209,7 +208,7 @@ describe('the evergreen blog, built with and without the database', () => {
     expect(error).toBeNull();
     const build = await astroBuild(live, evergreen);
     expect(build.status, build.output).toBe(0);
-  }, BUILD_TIMEOUT);
+  }, BUILD_HOOK_TIMEOUT_MS);
   afterAll(async () => {
     await serviceClient().from('blog_posts').delete().eq('organization_id', seed.evergreen).eq('slug', lateSlug);
     rmSync(work, { recursive: true, force: true });
@@ -236,7 +235,7 @@ describe('the evergreen blog, built with and without the database', () => {
     expect(build.status).not.toBe(0);
     expect(build.output).toMatch(/Cannot read organizations from http:\/\/127\.0\.0\.1:9/);
     expect(existsSync(join(work, 'offline', 'blog', 'index.html'))).toBe(false);
-  }, BUILD_TIMEOUT);
+  }, BUILD_HOOK_TIMEOUT_MS);
 
   it('builds from the last good snapshot when told to, and says so', async () => {
     const build = await astroBuild(join(work, 'snapshot'), { ...offline, BLOG_USE_SNAPSHOT: '1' });
@@ -246,7 +245,7 @@ describe('the evergreen blog, built with and without the database', () => {
     // header checks for a stored session under its key), and this build was pointed at an unreachable one.
     const withoutHashes = (html: string) => html.replace(/(\/_astro\/[\w.-]+?)\.[\w-]{8}\.(js|css)/g, '$1.$2');
     expect(withoutHashes(pageHtml('/blog', join(work, 'snapshot')))).toBe(withoutHashes(pageHtml('/blog', live)));
-  }, BUILD_TIMEOUT);
+  }, BUILD_HOOK_TIMEOUT_MS);
 });
 
 describe('a blog larger than its feed', () => {
@@ -270,7 +269,7 @@ describe('a blog larger than its feed', () => {
     slugs = await publishedSlugs(seed.evergreen);
     const build = await astroBuild(work, { SITE_ORG: 'evergreen-landscaping', BLOG_SNAPSHOT_DIR: join(work, '.snapshots'), PUBLIC_SUPABASE_URL: backend.url });
     expect(build.status, build.output).toBe(0);
-  }, BUILD_TIMEOUT);
+  }, BUILD_HOOK_TIMEOUT_MS);
   afterAll(async () => {
     const service = serviceClient();
     await service.from('blog_posts').delete().eq('organization_id', seed.evergreen).like('slug', `feed-test-${run}-%`);

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DIST, ensureBuilt, htmlFiles, pageHtml, publicHtmlFiles, resolvesToFile, ROOT, visibleText } from './support/built-site';
+import { DIST, BUILD_HOOK_TIMEOUT_MS, ensureBuilt, htmlFiles, pageHtml, publicHtmlFiles, resolvesToFile, ROOT, visibleText } from './support/built-site';
 
-beforeAll(ensureBuilt);
+beforeAll(ensureBuilt, BUILD_HOOK_TIMEOUT_MS);
 
 const officeHours = ['Monday - Friday', '9:00 AM - 6:00 PM EST', 'Saturday', '10:00 AM - 2:00 PM EST', 'Sunday', 'Closed'];
 const serviceTitles = ['Search Engine Optimization', 'Google My Business', 'Web Design', 'Pay-Per-Click Advertising', 'Analytics & Reporting', 'Content Marketing'];

@@ -8,9 +8,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_SUPABASE } from '../../src/lib/server/service-config.ts';
-import { DIST, ensureBuilt } from './support/built-site.ts';
+import { DIST, BUILD_HOOK_TIMEOUT_MS, ensureBuilt } from './support/built-site.ts';
 
-beforeAll(() => ensureBuilt(), 300_000);
+beforeAll(() => ensureBuilt(), BUILD_HOOK_TIMEOUT_MS);
 
 function allFiles(): string[] {
   return (readdirSync(DIST, { recursive: true }) as string[]).map((file) => join(DIST, file)).filter((file) => statSync(file).isFile());

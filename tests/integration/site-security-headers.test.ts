@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inlineScriptHashes } from '../../src/lib/site/content-security-policy.ts';
-import { DIST, ensureBuilt, htmlFiles, netlifyFile, ROOT } from './support/built-site';
+import { DIST, BUILD_HOOK_TIMEOUT_MS, ensureBuilt, htmlFiles, netlifyFile, ROOT } from './support/built-site';
 
-beforeAll(ensureBuilt);
+beforeAll(ensureBuilt, BUILD_HOOK_TIMEOUT_MS);
 
 /** The `_headers` rules, as path → header name → value; rules for the same path add up, as on Netlify. */
 function headerRules(): Map<string, Map<string, string>> {

@@ -15,6 +15,13 @@ import { acquireBuildLock, buildSite } from '../../../netlify/local/site-build.t
 export const ROOT = join(import.meta.dirname, '../../..');
 export const DIST = join(ROOT, '.data', 'test-site', 'dist');
 
+/**
+ * How long a hook that builds (or reads the shared build) may take: it waits under the project's build lock for
+ * the builds other files started, and the first build of a fresh clone also bundles Vite's dependencies (a fresh
+ * clone's CI once spent over 120 s there with three files building at the start).
+ */
+export const BUILD_HOOK_TIMEOUT_MS = 300_000;
+
 /** Builds the site into DIST (as `npm run build` builds `dist/`, swapped in whole) unless a build is already there. */
 export async function ensureBuilt(): Promise<void> {
   if (existsSync(join(DIST, 'index.html'))) return;
