@@ -2,9 +2,10 @@
  * The order in which the integration files start: the few that take minutes first (they build the site under
  * the project's build lock, serve a site of their own or send thousands of requests), then the rest in Vitest's
  * own order (the last run's durations when it has them, else larger files first). Four workers take files in
- * this order, so a long file started last would run on alone after the others finished: in a fresh clone, where
- * Vitest has no durations yet, the suite took 4:19 with them started wherever their size put them, against 3:26
- * with them first.
+ * this order, so a long file started last would run on alone after the others finished. In a working folder this
+ * is the order Vitest's durations give (the suite 3:26 to 3:42); in a fresh clone, which has none, it measured
+ * within the noise of the size order (4:16 and 4:49 against 4:19 and 4:26), the build files there waiting on each
+ * other's cold first builds under the build lock (support/built-site.ts, BUILD_HOOK_TIMEOUT_MS).
  */
 import { basename } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
