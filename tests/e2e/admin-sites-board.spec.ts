@@ -41,10 +41,17 @@ const rowOf = (page: import('@playwright/test').Page, organizationId: string) =>
 
 test('an admin of two organizations sees both sites with what to act on, finds and sorts them, and opens one', async ({ page }) => {
   await signInAsAdmin(page, own.admin.email);
+  const boardReads: import('@playwright/test').Request[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/rest/v1/rpc/sites_board') boardReads.push(request);
+  });
   await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'All sites' }).click();
   await expect(page).toHaveURL(/\/admin\/sites$/);
   await expect(page.getByRole('heading', { name: 'Your sites' })).toBeVisible();
   await expect(page.getByTestId('sites-summary')).toHaveText(/^2 sites; \d+ with a problem to act on\.$/);
+  // One read: the page's inline script's (not supabase-js's, which names itself), taken by the board.
+  expect(boardReads).toHaveLength(1);
+  expect(await boardReads[0]!.headerValue('x-client-info')).toBeNull();
 
   const mine = rowOf(page, own.organization.id);
   await expect(mine).toContainText('Board Client');
