@@ -66,6 +66,10 @@ export default defineConfig({
     // The build downloads and processes post images and avatars, so no page hotlinks them: the project's Storage,
     // and any https host for image URLs saved before uploads went to Storage (one that fails shows the placeholder).
     remotePatterns: [storageRemotePattern(process.env.PUBLIC_SUPABASE_URL || LOCAL_SUPABASE_PUBLIC.url), { protocol: 'https' }],
+    // AVIF at sharp's effort 3, not its default 4: the seed's pictures encode in a third of the CPU time (2.2 CPU
+    // seconds against 7.3 for 12 encodes) for files 10% larger (66 KB against 61 KB; a few hundred bytes a
+    // picture, still the smallest of the three formats). Every picture a post brings is encoded at its first build.
+    service: { entrypoint: 'astro/assets/services/sharp', config: { avif: { effort: 3 } } },
   },
   integrations: [
     react(),
