@@ -1,4 +1,6 @@
+import { emulateMobileConditions } from '../fixtures/mobile-conditions';
 import { expect, test } from './fixtures';
+import { holdIslandCode } from './support/held-island-code';
 
 test('searching from the blog finds a seeded post through the Pagefind index', async ({ page }) => {
   await page.goto('/blog');
@@ -59,4 +61,24 @@ test('when the index cannot load, the error offers Try Again, which reloads', as
   await alert.getByRole('button', { name: 'Try Again' }).click();
   await expect(page.getByRole('heading', { name: 'Search results for "seo"' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'SEO Strategies That Actually Work in 2026' }).first()).toBeVisible();
+});
+
+test('the search box answers typing while the results island is held back, and the island then shows results', async ({ page }) => {
+  // As islands-before-react.spec.ts holds the other islands back: under Lighthouse's mobile conditions.
+  await page.emulateMedia({ colorScheme: 'light' });
+  await emulateMobileConditions(page);
+  const code = await holdIslandCode(page);
+  await page.goto('/blog/search?q=marketing');
+  const box = page.getByRole('searchbox', { name: 'Search articles' });
+  await expect(box).toHaveValue('marketing');
+  await box.fill('');
+  await box.pressSequentially('keyword research');
+  await expect(box).toHaveValue('keyword research');
+  expect(code.held()).toBeGreaterThan(0);
+  await box.press('Enter');
+  await expect(page).toHaveURL(/\/blog\/search\?q=keyword%20research$/);
+
+  await code.release();
+  await expect(page.getByRole('heading', { name: 'Search results for "keyword research"' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Keyword Research Without Expensive Tools' })).toBeVisible();
 });
