@@ -36,9 +36,7 @@ export async function rebuildFinished({ organizationId, since }: StartedRebuild)
           .maybeSingle();
         return data?.state === 'failed' ? `failed: ${data.error}` : data?.state;
       },
-      // Every quarter second: the publishing lane waits on 11 builds, each a few seconds long, and a poll a second
-      // apart left it waiting half a second after each had finished.
-      { timeout: 180_000, intervals: [250] },
+      { timeout: 180_000, intervals: [1000] },
     )
     .toBe('succeeded');
 }
