@@ -188,8 +188,6 @@ describe('an organization read at build time', () => {
   });
 });
 
-/** A whole `astro build` takes 10-30 s on this machine. */
-
 describe('the evergreen blog, built with and without the database', () => {
   const work = mkdtempSync(join(tmpdir(), 'blog-build-'));
   const snapshots = join(work, 'snapshots');
