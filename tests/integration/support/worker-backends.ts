@@ -5,7 +5,8 @@
  * started by worker-env.ts before the worker's first file, so a run of one file starts one. This global
  * teardown stops those this run started.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -33,13 +34,15 @@ export const STARTED_BY_SUITE = 'started-by-test-suite';
  */
 export const SUITE_HASH_COST = '4';
 
-export default function setup(): () => void {
-  return () => {
-    for (const backend of WORKER_BACKENDS) {
-      const dataDir = join(ROOT, backend.dataDir);
-      if (!existsSync(join(dataDir, STARTED_BY_SUITE))) continue;
-      spawnSync(process.execPath, [join(ROOT, 'supabase/local/cli.ts'), 'stop', '--data-dir', dataDir], { cwd: ROOT });
-      rmSync(join(dataDir, STARTED_BY_SUITE), { force: true });
-    }
+/** Stops the backends this run started, all at once (each waits for its Postgres to shut down). */
+export default function setup(): () => Promise<void> {
+  return async () => {
+    const started = WORKER_BACKENDS.map((backend) => join(ROOT, backend.dataDir)).filter((dataDir) => existsSync(join(dataDir, STARTED_BY_SUITE)));
+    await Promise.allSettled(
+      started.map(async (dataDir) => {
+        await promisify(execFile)(process.execPath, [join(ROOT, 'supabase/local/cli.ts'), 'stop', '--data-dir', dataDir], { cwd: ROOT }).catch(() => {});
+        rmSync(join(dataDir, STARTED_BY_SUITE), { force: true });
+      }),
+    );
   };
 }

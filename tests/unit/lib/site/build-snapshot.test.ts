@@ -39,6 +39,27 @@ describe('readWithSnapshot', () => {
     expect(warn.mock.calls.join(' ')).toContain('BLOG_USE_SNAPSHOT=1');
   });
 
+  it('after one failed read, takes the later snapshots of the build at once without asking the database', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const env = { BLOG_SNAPSHOT_DIR: dir, BLOG_USE_SNAPSHOT: '1' };
+    await readWithSnapshot('blog-x', Schema, async () => ({ posts: ['a'] }), { BLOG_SNAPSHOT_DIR: dir });
+    await readWithSnapshot('blog-y', Schema, async () => ({ posts: ['b'] }), { BLOG_SNAPSHOT_DIR: dir });
+    expect(await readWithSnapshot('blog-x', Schema, unreachable, env)).toEqual({ posts: ['a'] });
+    const read = vi.fn(async () => ({ posts: ['live'] }));
+    expect(await readWithSnapshot('blog-y', Schema, read, env)).toEqual({ posts: ['b'] });
+    expect(read).not.toHaveBeenCalled();
+    expect(String(warn.mock.calls.at(-1))).toContain('could not be read earlier in this build (Cannot read posts from http://127.0.0.1:1: fetch failed)');
+    // Another build (another snapshot folder) still asks, and without BLOG_USE_SNAPSHOT=1 every read does.
+    const other = mkdtempSync(join(tmpdir(), 'blog-snapshot-'));
+    try {
+      expect(await readWithSnapshot('blog-y', Schema, read, { BLOG_SNAPSHOT_DIR: other, BLOG_USE_SNAPSHOT: '1' })).toEqual({ posts: ['live'] });
+      expect(await readWithSnapshot('blog-y', Schema, read, { BLOG_SNAPSHOT_DIR: dir })).toEqual({ posts: ['live'] });
+      expect(read).toHaveBeenCalledTimes(2);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
   it('fails with both reasons when told to use a snapshot that is missing or malformed', async () => {
     const env = { BLOG_SNAPSHOT_DIR: dir, BLOG_USE_SNAPSHOT: '1' };
     await expect(readWithSnapshot('blog-x', Schema, unreachable, env)).rejects.toThrow(/fetch failed; and BLOG_USE_SNAPSHOT=1 found no usable snapshot/);
