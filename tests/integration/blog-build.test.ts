@@ -24,6 +24,69 @@ async function publishedSlugs(organizationId: string): Promise<string[]> {
   });
 }
 
+// First in the file: its two builds against an unreachable database each wait out supabase-js's retries (7 s)
+// holding the build lock, which the other files' builds wait for; at the start of the suite the files beside this
+// one are still busy with work of their own, later they would all sit idle behind it.
+describe('the evergreen blog, built with and without the database', () => {
+  const work = mkdtempSync(join(tmpdir(), 'blog-build-'));
+  const snapshots = join(work, 'snapshots');
+  const live = join(work, 'live');
+  const evergreen = { SITE_ORG: 'evergreen-landscaping', BLOG_SNAPSHOT_DIR: snapshots, PUBLIC_SUPABASE_URL: backend.url };
+  /** Nothing listens on port 9 (discard): the database is unreachable. */
+  const offline = { ...evergreen, PUBLIC_SUPABASE_URL: 'http://127.0.0.1:9' };
+
+  // Published at 11:12 PM in New York (Evergreen's time zone, its publishing queue's), 04:12 the next day in UTC.
+  const lateSlug = `late-in-new-york-${Date.now().toString(36)}`;
+
+  beforeAll(async () => {
+    const { error } = await serviceClient().from('blog_posts').insert({
+      organization_id: seed.evergreen, title: 'Late in New York', slug: lateSlug, content: '<p>Just before midnight.</p>', status: 'published', published_at: '2026-11-20T04:12:00Z',
+    });
+    expect(error).toBeNull();
+    const build = await astroBuild(live, evergreen);
+    expect(build.status, build.output).toBe(0);
+  }, BUILD_HOOK_TIMEOUT_MS);
+  afterAll(async () => {
+    await serviceClient().from('blog_posts').delete().eq('organization_id', seed.evergreen).eq('slug', lateSlug);
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it("dates a post in the organization's time zone on its page, its card and in search: 11:12 PM in New York is that day", () => {
+    const dated = (html: string) => [...html.matchAll(/<time datetime="2026-11-20T04:12:00.000Z">([^<]+)<\/time>/gi)].map((match) => match[1]);
+    expect(dated(pageHtml(`/blog/${lateSlug}`, live))).toEqual(['November 19, 2026']);
+    expect(dated(pageHtml('/blog', live))).toEqual(['November 19, 2026']);
+    // The search result's card carries the zone with the date (Pagefind's metadata).
+    expect(pageHtml(`/blog/${lateSlug}`, live)).toContain('&quot;timeZone&quot;:&quot;America/New_York&quot;');
+  });
+
+  it('shows only its own posts and offers no category without published posts (no pill, no page)', async () => {
+    const slugs = await publishedSlugs(seed.evergreen);
+    expect(cardCount(pageHtml('/blog', live))).toBe(slugs.length);
+    expect(pageHtml('/blog', live)).not.toContain('seo-strategies-that-actually-work-in-2026');
+    expect(pageHtml('/blog', live)).not.toContain('/blog/category/lead-generation');
+    expect(existsSync(join(live, 'blog', 'category', 'lead-generation', 'index.html'))).toBe(false);
+  });
+
+  it('fails loudly when the database cannot be reached', async () => {
+    const build = await astroBuild(join(work, 'offline'), offline);
+    expect(build.status).not.toBe(0);
+    expect(build.output).toMatch(/Cannot read organizations from http:\/\/127\.0\.0\.1:9/);
+    expect(existsSync(join(work, 'offline', 'blog', 'index.html'))).toBe(false);
+  }, BUILD_HOOK_TIMEOUT_MS);
+
+  it('builds from the last good snapshot when told to, and says so', async () => {
+    const build = await astroBuild(join(work, 'snapshot'), { ...offline, BLOG_USE_SNAPSHOT: '1' });
+    expect(build.status, build.output).toBe(0);
+    expect(build.output).toContain('BLOG_USE_SNAPSHOT=1');
+    // The first failed read waited out the retries; the build's later reads did not ask the database again.
+    expect(build.output).toContain('could not be read earlier in this build');
+    // The same page. Only asset file names may differ: the islands' code carries the backend's URL (the
+    // header checks for a stored session under its key), and this build was pointed at an unreachable one.
+    const withoutHashes = (html: string) => html.replace(/(\/_astro\/[\w.-]+?)\.[\w-]{8}\.(js|css)/g, '$1.$2');
+    expect(withoutHashes(pageHtml('/blog', join(work, 'snapshot')))).toBe(withoutHashes(pageHtml('/blog', live)));
+  }, BUILD_HOOK_TIMEOUT_MS);
+});
+
 describe('the scale-pro blog in dist/', () => {
   let slugs: string[];
   beforeAll(async () => {
@@ -186,66 +249,6 @@ describe('an organization read at build time', () => {
     for (const post of rows.posts) expect(Date.parse(post.published_at!)).toBeLessThanOrEqual(Date.parse('2026-09-10T00:00:00Z'));
     expect(rows.posts.map((post) => post.slug)).not.toContain('seo-strategies-that-actually-work-in-2026');
   });
-});
-
-describe('the evergreen blog, built with and without the database', () => {
-  const work = mkdtempSync(join(tmpdir(), 'blog-build-'));
-  const snapshots = join(work, 'snapshots');
-  const live = join(work, 'live');
-  const evergreen = { SITE_ORG: 'evergreen-landscaping', BLOG_SNAPSHOT_DIR: snapshots, PUBLIC_SUPABASE_URL: backend.url };
-  /** Nothing listens on port 9 (discard): the database is unreachable. */
-  const offline = { ...evergreen, PUBLIC_SUPABASE_URL: 'http://127.0.0.1:9' };
-
-  // Published at 11:12 PM in New York (Evergreen's time zone, its publishing queue's), 04:12 the next day in UTC.
-  const lateSlug = `late-in-new-york-${Date.now().toString(36)}`;
-
-  beforeAll(async () => {
-    const { error } = await serviceClient().from('blog_posts').insert({
-      organization_id: seed.evergreen, title: 'Late in New York', slug: lateSlug, content: '<p>Just before midnight.</p>', status: 'published', published_at: '2026-11-20T04:12:00Z',
-    });
-    expect(error).toBeNull();
-    const build = await astroBuild(live, evergreen);
-    expect(build.status, build.output).toBe(0);
-  }, BUILD_HOOK_TIMEOUT_MS);
-  afterAll(async () => {
-    await serviceClient().from('blog_posts').delete().eq('organization_id', seed.evergreen).eq('slug', lateSlug);
-    rmSync(work, { recursive: true, force: true });
-  });
-
-  it("dates a post in the organization's time zone on its page, its card and in search: 11:12 PM in New York is that day", () => {
-    const dated = (html: string) => [...html.matchAll(/<time datetime="2026-11-20T04:12:00.000Z">([^<]+)<\/time>/gi)].map((match) => match[1]);
-    expect(dated(pageHtml(`/blog/${lateSlug}`, live))).toEqual(['November 19, 2026']);
-    expect(dated(pageHtml('/blog', live))).toEqual(['November 19, 2026']);
-    // The search result's card carries the zone with the date (Pagefind's metadata).
-    expect(pageHtml(`/blog/${lateSlug}`, live)).toContain('&quot;timeZone&quot;:&quot;America/New_York&quot;');
-  });
-
-  it('shows only its own posts and offers no category without published posts (no pill, no page)', async () => {
-    const slugs = await publishedSlugs(seed.evergreen);
-    expect(cardCount(pageHtml('/blog', live))).toBe(slugs.length);
-    expect(pageHtml('/blog', live)).not.toContain('seo-strategies-that-actually-work-in-2026');
-    expect(pageHtml('/blog', live)).not.toContain('/blog/category/lead-generation');
-    expect(existsSync(join(live, 'blog', 'category', 'lead-generation', 'index.html'))).toBe(false);
-  });
-
-  it('fails loudly when the database cannot be reached', async () => {
-    const build = await astroBuild(join(work, 'offline'), offline);
-    expect(build.status).not.toBe(0);
-    expect(build.output).toMatch(/Cannot read organizations from http:\/\/127\.0\.0\.1:9/);
-    expect(existsSync(join(work, 'offline', 'blog', 'index.html'))).toBe(false);
-  }, BUILD_HOOK_TIMEOUT_MS);
-
-  it('builds from the last good snapshot when told to, and says so', async () => {
-    const build = await astroBuild(join(work, 'snapshot'), { ...offline, BLOG_USE_SNAPSHOT: '1' });
-    expect(build.status, build.output).toBe(0);
-    expect(build.output).toContain('BLOG_USE_SNAPSHOT=1');
-    // The first failed read waited out the retries; the build's later reads did not ask the database again.
-    expect(build.output).toContain('could not be read earlier in this build');
-    // The same page. Only asset file names may differ: the islands' code carries the backend's URL (the
-    // header checks for a stored session under its key), and this build was pointed at an unreachable one.
-    const withoutHashes = (html: string) => html.replace(/(\/_astro\/[\w.-]+?)\.[\w-]{8}\.(js|css)/g, '$1.$2');
-    expect(withoutHashes(pageHtml('/blog', join(work, 'snapshot')))).toBe(withoutHashes(pageHtml('/blog', live)));
-  }, BUILD_HOOK_TIMEOUT_MS);
 });
 
 describe('a blog larger than its feed', () => {
