@@ -6,10 +6,13 @@
  * one line `N passed, M failed[, K skipped]` summed over all of them. Exits non-zero when any test failed or any
  * suite could not run.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { acquireBuildLock } from '../netlify/local/site-build.ts';
+import { SERVED_SITE_ENV, SERVED_SITE_URL } from './e2e/support/served-site.ts';
 import { firstLine, type SuiteReport } from './vitest-reporter.ts';
 
 const results = join(import.meta.dirname, '.results');
@@ -24,12 +27,18 @@ interface FileTime { suite: string; file: string; seconds: number }
  * name (two suites write at once). Resolves with its exit status.
  */
 function run(script: string, env: Record<string, string>): Promise<number> {
-  const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = npmRun(script, env);
+  return new Promise((resolve) => child.on('close', (status) => resolve(status ?? 1)));
+}
+
+/** `npm run <script>` with its output labelled (see `run`); `detached` gives it a process group of its own. */
+function npmRun(script: string, env: Record<string, string>, detached = false): ChildProcess {
+  const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env }, detached });
   const label = `${script.replace(/^test:/, '').padEnd(11)}│ `;
-  for (const [stream, out] of [[child.stdout, process.stdout], [child.stderr, process.stderr]] as const) {
+  for (const [stream, out] of [[child.stdout!, process.stdout], [child.stderr!, process.stderr]] as const) {
     createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => out.write(`${label}${line}\n`));
   }
-  return new Promise((resolve) => child.on('close', (status) => resolve(status ?? 1)));
+  return child;
 }
 
 /** The Vitest suites write their report themselves (tests/vitest-reporter.ts). */
@@ -71,6 +80,8 @@ function playwrightReport(file: string): SuiteReport {
 }
 
 type Suite = { script: string; file: string; read: (f: string) => SuiteReport };
+/** What a lane runs, one after another: a suite, or a step that prepares a later stage. */
+type Step = Suite | (() => Promise<void>);
 
 /**
  * The suites in stages, each stage's lanes side by side (a lane runs its suites one after another): first the
@@ -89,7 +100,7 @@ const SUITES = {
   e2e: { script: 'test:e2e', file: 'e2e.json', read: playwrightReport },
   e2eDev: { script: 'test:e2e:dev', file: 'e2e-dev.json', read: playwrightReport },
 } satisfies Record<string, Suite>;
-const STAGES: Suite[][][] = [[[SUITES.unit, SUITES.integration], [SUITES.e2eDev]], [[SUITES.e2e]]];
+const STAGES: Step[][][] = [[[SUITES.unit, SUITES.integration], [SUITES.e2eDev, startServedSite]], [[SUITES.e2e]]];
 
 // The suites start the local backend when it is not running (`ensure`); stop it afterwards only then,
 // so a developer's running backend is left alone and CI leaves no background process behind.
@@ -120,10 +131,56 @@ const fileTimes: FileTime[] = [];
 const failures: string[] = [];
 const startedAll = Date.now();
 
+/**
+ * The browser suite's server, started in the dev server's lane once its spec is done: it builds the site (holding
+ * the build lock), bundles the functions and starts serving while the integration suite finishes, about 22 s that
+ * the browser suite, which would start it itself, no longer waits for.
+ * Not started when E2E_BASE_URL names a server already; when it does not answer, the browser suite starts its own.
+ */
+let servedSite: ChildProcess | undefined;
+
+async function startServedSite(): Promise<void> {
+  if (process.env.E2E_BASE_URL) return;
+  // Its first build is netlify-cli's (`npm run build`), which takes no build lock; the integration suite's builds
+  // share Astro's caches in the project: they wait until the server answers, its build done.
+  const release = await acquireBuildLock(() => {});
+  const child = npmRun('serve', { ...SUITE_ENV, ...SERVED_SITE_ENV }, true);
+  const answers = () => fetch(SERVED_SITE_URL).then(() => true, () => false);
+  try {
+    const until = Date.now() + 300_000;
+    while (Date.now() < until && child.exitCode === null) {
+      if (await answers()) {
+        servedSite = child;
+        return;
+      }
+      await sleep(500);
+    }
+    await stopServedSite(child);
+  } finally {
+    release();
+  }
+}
+
+/** SIGTERM to the server's process group (netlify/local/cli.ts stops netlify-cli's own on it), SIGKILL after 20 s. */
+async function stopServedSite(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const closed = new Promise((resolve) => child.on('close', resolve));
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, name);
+    } catch {
+      // Gone already.
+    }
+  };
+  signal('SIGTERM');
+  if (!(await Promise.race([closed.then(() => true), sleep(20_000).then(() => false)]))) signal('SIGKILL');
+}
+
 async function runSuite(suite: Suite): Promise<void> {
   const file = join(results, suite.file);
   const started = Date.now();
-  const status = await run(suite.script, { ...SUITE_ENV, TEST_REPORT_FILE: file });
+  const served: Record<string, string> = suite === SUITES.e2e && servedSite ? { E2E_BASE_URL: SERVED_SITE_URL } : {};
+  const status = await run(suite.script, { ...SUITE_ENV, TEST_REPORT_FILE: file, ...served });
   let report: SuiteReport | undefined;
   try {
     report = suite.read(file);
@@ -156,10 +213,11 @@ async function runSuite(suite: Suite): Promise<void> {
 for (const stage of STAGES) {
   await Promise.all(
     stage.map(async (lane) => {
-      for (const suite of lane) await runSuite(suite);
+      for (const step of lane) await (typeof step === 'function' ? step() : runSuite(step));
     }),
   );
 }
+if (servedSite) await stopServedSite(servedSite);
 
 if (!backendWasRunning) spawnSync('node', ['supabase/local/cli.ts', 'stop'], { stdio: 'inherit' });
 
@@ -188,7 +246,10 @@ function printTimings(): void {
     ['all', '', clock(all), String(timings.reduce((sum, { tests }) => sum + (tests ?? 0), 0)), '100%'],
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const describeStage = (stage: Suite[][]) => stage.map((lane) => lane.map(({ script }) => script.replace(/^test:/, '')).join(' then ')).join(' beside ');
+  const describeStage = (stage: Step[][]) =>
+    stage
+      .map((lane) => lane.map((step) => (typeof step === 'function' ? 'the served site' : step.script.replace(/^test:/, ''))).join(' then '))
+      .join(' beside ');
   console.log(`\nWhere the time went (${STAGES.map(describeStage).join('; then ')}):`);
   for (const row of rows) console.log(`  ${row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('   ')}`);
   console.log('\nThe ten slowest test files:');

@@ -1,6 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 import { existsSync } from 'node:fs';
-import { E2E_DEPLOY_NOTIFICATION_SECRET } from './support/deploy-secret';
+import { SERVED_SITE_ENV, SERVED_SITE_URL } from './support/served-site';
 
 /**
  * Debian's Chromium headless shell (package chromium-headless-shell), else its full Chromium; CHROME_PATH
@@ -18,7 +18,7 @@ if (!existsSync(chromium)) {
   );
 }
 
-export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://localhost:8888';
+export const BASE_URL = process.env.E2E_BASE_URL ?? SERVED_SITE_URL;
 
 /**
  * The suite runs in two lanes side by side, each one file after another (two cores: a browser per lane; a
@@ -85,22 +85,13 @@ export default defineConfig({
     { name: 'publishing', testMatch: PUBLISHING_LANE, dependencies: ['setup'], workers: 1, use: { ...devices['Desktop Chrome'] } },
     { name: 'other', testMatch: '**/*.spec.ts', testIgnore: [...PUBLISHING_LANE, DEV_SERVER_SPEC], dependencies: ['setup'], workers: 1, use: { ...devices['Desktop Chrome'] } },
   ],
-  // The production-like server: the built site with its functions, as `npm run serve` gives it.
+  // The production-like server: the built site with its functions, as `npm run serve` gives it (support/served-site.ts).
+  // `npm test` starts it ahead of the suite and passes E2E_BASE_URL.
   webServer: process.env.E2E_BASE_URL
     ? undefined
     : {
         command: 'npm run serve',
-        // Publishing in a test records a rebuild request; a real site build in the middle of the run
-        // would rewrite dist/ under the server, so the quiet window outlasts the suite and no lone change
-        // builds at once.
-        // Deploy notifications are signed with this secret; admin-deploy-status.spec.ts signs its own.
-        // A backend it starts hashes passwords at bcrypt's least cost (supabase/local/auth/users.ts).
-        env: {
-          REBUILD_QUIET_WINDOW_MS: '3600000',
-          REBUILD_AT_ONCE: 'off',
-          DEPLOY_NOTIFICATION_SECRET: E2E_DEPLOY_NOTIFICATION_SECRET,
-          LOCAL_AUTH_HASH_COST: '4',
-        },
+        env: SERVED_SITE_ENV,
         url: BASE_URL,
         reuseExistingServer: !process.env.CI,
         timeout: 300_000,
