@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type BrowserContext, type Page, type Request } from '@playwright/test';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CspViolations } from './support/csp-violations';
 import { storageKey } from './support/backend';
 import { SEED_ADMIN_STATE } from './support/saved-session';
@@ -106,7 +107,7 @@ export function trackRequests(page: Page): void {
   page.on('requestfinished', ended);
   page.on('requestfailed', ended);
   quietWaits.set(page, async () => {
-    while (inFlight.size > 0 || Date.now() - changed < QUIET_MS) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (inFlight.size > 0 || Date.now() - changed < QUIET_MS) await sleep(50);
   });
 }
 

@@ -38,9 +38,10 @@ export const SUITE_HASH_COST = '4';
 export default function setup(): () => Promise<void> {
   return async () => {
     const started = WORKER_BACKENDS.map((backend) => join(ROOT, backend.dataDir)).filter((dataDir) => existsSync(join(dataDir, STARTED_BY_SUITE)));
-    await Promise.allSettled(
+    const stop = promisify(execFile);
+    await Promise.all(
       started.map(async (dataDir) => {
-        await promisify(execFile)(process.execPath, [join(ROOT, 'supabase/local/cli.ts'), 'stop', '--data-dir', dataDir], { cwd: ROOT }).catch(() => {});
+        await stop(process.execPath, [join(ROOT, 'supabase/local/cli.ts'), 'stop', '--data-dir', dataDir], { cwd: ROOT }).catch(() => {});
         rmSync(join(dataDir, STARTED_BY_SUITE), { force: true });
       }),
     );
